@@ -1,0 +1,47 @@
+"""The public surface pinned by SPEC.md §4, end to end in one short session."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from anthropic.lib.tools import BetaAbstractMemoryTool, ToolError
+
+import vault
+from vault import MemoryTool, Vault
+
+
+def test_exported_names_are_pinned() -> None:
+    """The package exports exactly these names, sorted."""
+    assert vault.__all__ == sorted(vault.__all__)
+    assert vault.__all__ == [
+        "CommandError",
+        "ConfigurationError",
+        "IntegrityError",
+        "MasterKeyError",
+        "MemoryTool",
+        "PathError",
+        "StorageError",
+        "UsageError",
+        "Vault",
+        "VaultError",
+    ]
+
+
+def test_open_creates_vault_and_tool_is_sdk_memory_tool(home: Path) -> None:
+    """Vault.open creates a vault; memory_tool returns a BetaAbstractMemoryTool named memory."""
+    with Vault.open(home) as v:
+        tool = v.memory_tool(user="alice")
+        assert isinstance(tool, BetaAbstractMemoryTool)
+        assert isinstance(tool, MemoryTool)
+        assert tool.to_dict() == {"type": "memory_20250818", "name": "memory"}
+        assert tool.call({"command": "create", "path": "/memories/a.txt", "file_text": "hi"}) == (
+            "File created successfully at: /memories/a.txt"
+        )
+        with pytest.raises(ToolError) as err:
+            tool.call({"command": "create", "path": "/memories/a.txt", "file_text": "x"})
+        assert err.value.content == "Error: File /memories/a.txt already exists"
+    with Vault.open(home) as v:
+        assert v.memory_tool(user="alice").call({"command": "view", "path": "/memories/a.txt"}) == (
+            "Here's the content of /memories/a.txt with line numbers:\n     1\thi"
+        )

@@ -1,0 +1,378 @@
+"""The six memory commands, with the exact result strings of the protocol.
+
+Each handler takes a user's :class:`~vault._namespace.Namespace` and a checked
+command, runs inside the caller's transaction, and returns the tool result or
+raises :class:`~vault._errors.CommandError` whose message is the error result.
+Paths in results are the values as the model sent them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from ._errors import CommandError
+from ._guard import MemoryPath, join, parse, show
+from ._namespace import ROOT, Namespace, Node
+
+MAX_LINES = 999_999
+DEFAULT_MAX_FILE_BYTES = 1024 * 1024
+_HIDDEN_NAMES = frozenset({"node_modules"})
+
+
+# -- checked commands --------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Command:
+    """A command whose fields have the right types and whose paths passed the guard."""
+
+    name: str
+    args: Mapping[str, Any]
+
+    @property
+    def writes(self) -> bool:
+        return self.name != "view"
+
+
+def _field(raw: Mapping[str, Any], name: str, command: str) -> Any:
+    if name not in raw:
+        raise CommandError(f"Error: The `{command}` command requires the `{name}` parameter.")
+    return raw[name]
+
+
+def _text(raw: Mapping[str, Any], name: str, command: str) -> str:
+    value = _field(raw, name, command)
+    if not isinstance(value, str):
+        raise CommandError(f"Error: `{name}` must be a string, got {_type_name(value)}.")
+    try:
+        value.encode()
+    except UnicodeEncodeError as exc:
+        raise CommandError(
+            f"Error: `{name}` is not valid UTF-8 text (an unpaired surrogate at position "
+            f"{exc.start}). Send text as UTF-8."
+        ) from None
+    return value
+
+
+def _int(value: Any, name: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise CommandError(f"Error: `{name}` must be an integer, got {_type_name(value)}.")
+    return value
+
+
+def _type_name(value: Any) -> str:
+    names = {
+        str: "a string",
+        bool: "a boolean",
+        int: "an integer",
+        float: "a number",
+        list: "a list",
+        dict: "an object",
+        type(None): "null",
+    }
+    return names.get(type(value), type(value).__name__)
+
+
+def check(raw: object) -> Command:
+    """Turn a tool input into a :class:`Command`, or refuse it with a clear error."""
+    if not isinstance(raw, Mapping):
+        raise CommandError(
+            "Error: The tool input must be an object with a `command` field, "
+            f"got {_type_name(raw)}."
+        )
+    if "command" not in raw:
+        raise CommandError(
+            "Error: The tool input has no `command` field. Use one of: view, create, "
+            "str_replace, insert, delete, rename."
+        )
+    name = raw["command"]
+    if not isinstance(name, str) or name not in _HANDLERS:
+        shown = show(name, 40) if isinstance(name, str) else _type_name(name)
+        raise CommandError(
+            f"Error: Unknown command {shown}. Use one of: view, create, str_replace, insert, "
+            "delete, rename."
+        )
+    args: dict[str, Any] = {}
+    if name == "rename":
+        args["old_path"] = parse(_field(raw, "old_path", name), "old_path")
+        args["new_path"] = parse(_field(raw, "new_path", name), "new_path")
+    else:
+        args["path"] = parse(_field(raw, "path", name), "path")
+    if name == "view":
+        view_range = raw.get("view_range")
+        if view_range is not None:
+            if not isinstance(view_range, list | tuple) or len(view_range) != 2:
+                raise CommandError(
+                    "Error: `view_range` must be a list of two integers [start, end] "
+                    "(end = -1 reads to the end of the file)."
+                )
+            args["view_range"] = (
+                _int(view_range[0], "view_range"),
+                _int(view_range[1], "view_range"),
+            )
+    elif name == "create":
+        args["file_text"] = _text(raw, "file_text", name)
+    elif name == "str_replace":
+        args["old_str"] = _text(raw, "old_str", name)
+        args["new_str"] = _text(raw, "new_str", name)
+    elif name == "insert":
+        args["insert_line"] = _int(_field(raw, "insert_line", name), "insert_line")
+        args["insert_text"] = _text(raw, "insert_text", name)
+    return Command(name, args)
+
+
+# -- formatting ----------------------------------------------------------------------
+
+
+def format_size(size: int) -> str:
+    """Human-readable bytes as the reference backend writes them: ``0B``, ``512B``, ``5.5K``."""
+    if size == 0:
+        return "0B"
+    units = ["B", "K", "M", "G"]
+    exponent = min((size.bit_length() - 1) // 10, len(units) - 1)
+    scaled = size / (1024**exponent)
+    return (
+        f"{int(scaled)}{units[exponent]}"
+        if scaled == int(scaled)
+        else f"{scaled:.1f}{units[exponent]}"
+    )
+
+
+def number_lines(lines: list[str], first: int) -> str:
+    return "\n".join(f"{n:>6}\t{line}" for n, line in enumerate(lines, start=first))
+
+
+def _missing(path: MemoryPath) -> CommandError:
+    return CommandError(f"Error: The path {path.text} does not exist")
+
+
+def _missing_please(path: MemoryPath) -> CommandError:
+    return CommandError(f"Error: The path {path.text} does not exist. Please provide a valid path.")
+
+
+# -- handlers --------------------------------------------------------------------------
+
+
+class Handlers:
+    """The command logic, with the limits of one deployment."""
+
+    def __init__(self, *, max_file_bytes: int = DEFAULT_MAX_FILE_BYTES) -> None:
+        self.max_file_bytes = max_file_bytes
+
+    def run(self, ns: Namespace, command: Command) -> str:
+        handler: Callable[[Handlers, Namespace, Mapping[str, Any]], str] = _HANDLERS[command.name]
+        return handler(self, ns, command.args)
+
+    def _check_size(self, path: MemoryPath, text: str) -> None:
+        size = len(text.encode())
+        if size > self.max_file_bytes:
+            raise CommandError(
+                f"Error: The file {path.text} would be {size:,} bytes, over the limit of "
+                f"{self.max_file_bytes:,} bytes. Split the content across smaller files."
+            )
+        if text.count("\n") + 1 > MAX_LINES:
+            raise CommandError(f"File {path.text} exceeds maximum line limit of 999,999 lines.")
+
+    def _file(self, ns: Namespace, path: MemoryPath) -> tuple[Node, Node] | None:
+        """(parent, file) for an existing file, else None."""
+        chain = ns.walk(path.parts)
+        if len(chain) != len(path.parts) + 1 or chain[-1].is_dir:
+            return None
+        return chain[-2], chain[-1]
+
+    def _make_parents(
+        self, ns: Namespace, path: MemoryPath, parts: tuple[str, ...], verb: str
+    ) -> Node:
+        """The directory ``parts`` names, created (with missing parents) if needed."""
+        chain = ns.walk(parts)
+        node = chain[-1]
+        if not node.is_dir:
+            blocker = join(parts[: len(chain) - 1])
+            raise CommandError(
+                f"Error: Cannot {verb} {path.text}: {blocker} is a file, not a directory."
+            )
+        for name in parts[len(chain) - 1 :]:
+            node = ns.mkdir(node, name)
+        return node
+
+    def view(self, ns: Namespace, args: Mapping[str, Any]) -> str:
+        path: MemoryPath = args["path"]
+        node = ns.resolve(path.parts)
+        if node is None:
+            raise CommandError(f"The path {path.text} does not exist. Please provide a valid path.")
+        view_range: tuple[int, int] | None = args.get("view_range")
+        if node.is_dir:
+            if view_range is not None:
+                raise CommandError(
+                    f"Error: `view_range` applies to files; {path.text} is a directory."
+                )
+            return self._view_dir(ns, path, node)
+        text = ns.read(node)
+        lines = text.split("\n")
+        if len(lines) > MAX_LINES:
+            raise CommandError(f"File {path.text} exceeds maximum line limit of 999,999 lines.")
+        first = 1
+        if view_range is not None:
+            start, end = view_range
+            if start < 1 or start > len(lines) or (end != -1 and end < start):
+                raise CommandError(
+                    f"Error: Invalid `view_range` parameter: [{start}, {end}]. Use 1 <= start <= "
+                    f"{len(lines)} and start <= end, or end = -1 to read to the end of the file."
+                )
+            lines = lines[start - 1 :] if end == -1 else lines[start - 1 : end]
+            first = start
+        return f"Here's the content of {path.text} with line numbers:\n" + number_lines(
+            lines, first
+        )
+
+    def _view_dir(self, ns: Namespace, path: MemoryPath, node: Node) -> str:
+        total, entries = ns.tree(node, depth=2)
+        base = path.text.rstrip("/") if path.trailing_slash else path.text
+        rows = [f"{format_size(total)}\t{path.text}"]
+        hidden_below: tuple[str, ...] | None = None
+        for entry in entries:
+            if hidden_below is not None and entry.parts[: len(hidden_below)] == hidden_below:
+                continue
+            name = entry.parts[-1]
+            if name.startswith(".") or name in _HIDDEN_NAMES:
+                hidden_below = entry.parts
+                continue
+            hidden_below = None
+            suffix = "/" if entry.node.is_dir else ""
+            rows.append(f"{format_size(entry.total_size)}\t{base}/{'/'.join(entry.parts)}{suffix}")
+        header = (
+            f"Here're the files and directories up to 2 levels deep in {path.text}, "
+            "excluding hidden items and node_modules:"
+        )
+        return header + "\n" + "\n".join(rows)
+
+    def create(self, ns: Namespace, args: Mapping[str, Any]) -> str:
+        path: MemoryPath = args["path"]
+        text: str = args["file_text"]
+        if path.is_root or ns.resolve(path.parts) is not None:
+            raise CommandError(f"Error: File {path.text} already exists")
+        if path.trailing_slash:
+            raise CommandError(
+                f"Error: Cannot create {path.text}: a file path cannot end with '/'."
+            )
+        self._check_size(path, text)
+        parent = self._make_parents(ns, path, path.parts[:-1], "create")
+        ns.create_file(parent, path.parts[-1], text)
+        return f"File created successfully at: {path.text}"
+
+    def str_replace(self, ns: Namespace, args: Mapping[str, Any]) -> str:
+        path: MemoryPath = args["path"]
+        old: str = args["old_str"]
+        new: str = args["new_str"]
+        found = self._file(ns, path)
+        if found is None:
+            raise _missing_please(path)
+        parent, node = found
+        if not old:
+            raise CommandError("Error: `old_str` is empty. Give the exact text to replace.")
+        text = ns.read(node)
+        first = text.find(old)
+        if first == -1:
+            raise CommandError(
+                f"No replacement was performed, old_str `{old}` did not appear verbatim "
+                f"in {path.text}."
+            )
+        if text.find(old, first + 1) != -1:
+            lines: list[int] = []
+            at = first
+            while at != -1:
+                line = text.count("\n", 0, at) + 1
+                if not lines or lines[-1] != line:
+                    lines.append(line)
+                at = text.find(old, at + 1)
+            raise CommandError(
+                f"No replacement was performed. Multiple occurrences of old_str `{old}` in lines: "
+                f"{', '.join(map(str, lines))}. Please ensure it is unique"
+            )
+        result = text[:first] + new + text[first + len(old) :]
+        self._check_size(path, result)
+        ns.write(parent, node, result)
+        start_line = text.count("\n", 0, first)
+        end_line = start_line + new.count("\n")
+        all_lines = result.split("\n")
+        lo, hi = max(0, start_line - 2), min(len(all_lines), end_line + 3)
+        return (
+            "The memory file has been edited. Here is the snippet showing the change "
+            "(with line numbers):\n" + number_lines(all_lines[lo:hi], lo + 1)
+        )
+
+    def insert(self, ns: Namespace, args: Mapping[str, Any]) -> str:
+        path: MemoryPath = args["path"]
+        line: int = args["insert_line"]
+        insert_text: str = args["insert_text"]
+        found = self._file(ns, path)
+        if found is None:
+            raise _missing(path)
+        parent, node = found
+        text = ns.read(node)
+        lines = text.split("\n")
+        if lines[-1] == "":
+            lines.pop()
+        if line < 0 or line > len(lines):
+            raise CommandError(
+                f"Error: Invalid `insert_line` parameter: {line}. It should be within the range "
+                f"of lines of the file: [0, {len(lines)}]"
+            )
+        # Offset of the start of line ``line + 1``; past the end for an append.
+        offset = sum(len(s) + 1 for s in lines[:line])
+        block = insert_text if insert_text.endswith("\n") else insert_text + "\n"
+        if offset > len(text):  # appending to a text without a final newline
+            offset = len(text)
+            block = "\n" + block
+        result = text[:offset] + block + text[offset:]
+        self._check_size(path, result)
+        ns.write(parent, node, result)
+        return f"The file {path.text} has been edited."
+
+    def delete(self, ns: Namespace, args: Mapping[str, Any]) -> str:
+        path: MemoryPath = args["path"]
+        if path.is_root:
+            raise CommandError("Error: Cannot delete the /memories directory itself")
+        node = ns.resolve(path.parts)
+        if node is None:
+            raise _missing(path)
+        ns.delete(node)
+        return f"Successfully deleted {path.text}"
+
+    def rename(self, ns: Namespace, args: Mapping[str, Any]) -> str:
+        old: MemoryPath = args["old_path"]
+        new: MemoryPath = args["new_path"]
+        if old.is_root:
+            raise CommandError("Error: Cannot rename the /memories directory itself")
+        chain = ns.walk(old.parts)
+        if len(chain) != len(old.parts) + 1:
+            raise _missing(old)
+        node = chain[-1]
+        if new.is_root or ns.resolve(new.parts) is not None:
+            raise CommandError(f"Error: The destination {new.text} already exists")
+        if node.is_dir and new.parts[: len(old.parts)] == old.parts:
+            raise CommandError(
+                f"Error: Cannot move the directory {old.text} into itself ({new.text})."
+            )
+        if not node.is_dir and new.trailing_slash:
+            raise CommandError(
+                f"Error: Cannot rename the file {old.text} to {new.text}: a file path cannot "
+                "end with '/'."
+            )
+        parent = self._make_parents(ns, new, new.parts[:-1], "rename to")
+        ns.move(node, parent, new.parts[-1])
+        return f"Successfully renamed {old.text} to {new.text}"
+
+
+_HANDLERS: dict[str, Callable[[Handlers, Namespace, Mapping[str, Any]], str]] = {
+    "view": Handlers.view,
+    "create": Handlers.create,
+    "str_replace": Handlers.str_replace,
+    "insert": Handlers.insert,
+    "delete": Handlers.delete,
+    "rename": Handlers.rename,
+}
+
+__all__ = ["ROOT", "Command", "Handlers", "check", "format_size", "number_lines"]

@@ -1,0 +1,278 @@
+"""All SQL lives here: the embedded store on SQLite (WAL).
+
+The store sees only ciphertexts, keyed look-up tokens and structure (which
+node sits under which). A PostgreSQL store for multi-machine deployments would
+replace this module and nothing above it.
+
+One command is one transaction: ``BEGIN IMMEDIATE`` for commands that write (so
+concurrent writers queue on the lock instead of failing on upgrade), a deferred
+``BEGIN`` for reads (a consistent snapshot while other processes write).
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
+from pathlib import Path
+from typing import Literal, NamedTuple
+
+from ._errors import IntegrityError, StorageError
+
+SCHEMA_VERSION = 1
+Durability = Literal["full", "normal"]
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (
+    key   TEXT PRIMARY KEY,
+    value BLOB NOT NULL
+);
+CREATE TABLE IF NOT EXISTS users (
+    id              INTEGER PRIMARY KEY,
+    lookup          BLOB NOT NULL UNIQUE,     -- HMAC of the user name (master-derived key)
+    name            BLOB NOT NULL,            -- the user name, sealed
+    primary_version INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS data_keys (
+    user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+    version INTEGER NOT NULL,
+    wrapped BLOB NOT NULL,                    -- the data key, sealed under the KEK
+    PRIMARY KEY (user_id, version)
+);
+CREATE TABLE IF NOT EXISTS nodes (
+    id          INTEGER PRIMARY KEY,
+    user_id     INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+    parent_id   INTEGER NOT NULL,             -- 0: the user's /memories
+    lookup      BLOB NOT NULL,                -- HMAC(index key, parent identity, name)
+    fid         BLOB NOT NULL,                -- random identity, bound into every ciphertext
+    meta        BLOB NOT NULL,                -- sealed: kind, size, content id, name
+    key_version INTEGER NOT NULL,
+    UNIQUE (user_id, parent_id, lookup)
+);
+CREATE TABLE IF NOT EXISTS contents (
+    node_id INTEGER PRIMARY KEY REFERENCES nodes(id) ON DELETE CASCADE,
+    blob    BLOB NOT NULL                     -- the file text, sealed
+);
+"""
+
+# Bound on directory nesting the recursive queries follow: a tampered
+# parent pointer must not send a query around a loop.
+_MAX_DEPTH = 256
+
+
+class NodeRow(NamedTuple):
+    id: int
+    parent_id: int
+    fid: bytes
+    meta: bytes
+
+
+class SubtreeRow(NamedTuple):
+    id: int
+    parent_id: int
+    fid: bytes
+    meta: bytes
+    depth: int
+
+
+def _storage_error(exc: sqlite3.Error, action: str) -> StorageError | IntegrityError:
+    text = str(exc)
+    if isinstance(exc, sqlite3.DatabaseError) and (
+        "malformed" in text or "not a database" in text or "corrupt" in text
+    ):
+        return IntegrityError(
+            f"the vault database is corrupted ({text}) while {action}",
+            hint="restore the home from a backup; nothing was changed",
+        )
+    return StorageError(
+        f"the vault database could not complete the operation while {action}: {text}",
+        hint="check free disk space and permissions on the home; nothing was changed",
+    )
+
+
+class Store:
+    """A connection to one vault's SQLite database."""
+
+    def __init__(self, path: Path, *, durability: Durability = "full") -> None:
+        self.path = path
+        try:
+            # SQLite creates the -wal and -shm files with the database's mode.
+            fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
+            os.close(fd)
+            self._db = sqlite3.connect(
+                path, isolation_level=None, check_same_thread=False, timeout=30.0
+            )
+            self._db.execute("PRAGMA busy_timeout = 30000")
+            mode = self._db.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+            if mode != "wal":
+                raise StorageError(f"the vault database could not switch to WAL mode ({mode})")
+            self._db.execute(f"PRAGMA synchronous = {'FULL' if durability == 'full' else 'NORMAL'}")
+            self._db.execute("PRAGMA foreign_keys = ON")
+            # Deleted ciphertexts and wrapped keys are overwritten, not just unlinked.
+            self._db.execute("PRAGMA secure_delete = ON")
+            # Sorts and temporary indices stay in memory: no temp files under the home.
+            self._db.execute("PRAGMA temp_store = MEMORY")
+        except OSError as exc:
+            raise StorageError(f"cannot open the vault database {path}: {exc.strerror}") from None
+        except sqlite3.Error as exc:
+            raise _storage_error(exc, "opening the database") from None
+
+    def close(self) -> None:
+        self._db.close()
+
+    # -- transactions -------------------------------------------------------
+
+    @contextmanager
+    def transaction(self, *, write: bool, action: str = "running a command") -> Iterator[None]:
+        """One command, applied whole or not at all."""
+        try:
+            self._db.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+        except sqlite3.Error as exc:
+            raise _storage_error(exc, action) from None
+        try:
+            yield
+        except BaseException:
+            with suppress(sqlite3.Error):
+                self._db.execute("ROLLBACK")
+            raise
+        try:
+            self._db.execute("COMMIT")
+        except sqlite3.Error as exc:
+            with suppress(sqlite3.Error):
+                self._db.execute("ROLLBACK")
+            raise _storage_error(exc, action) from None
+
+    def _q(self, sql: str, args: tuple[object, ...] = ()) -> sqlite3.Cursor:
+        try:
+            return self._db.execute(sql, args)
+        except sqlite3.IntegrityError as exc:
+            raise IntegrityError(
+                f"the vault database refused a change ({exc})",
+                hint="the store's structure is inconsistent; nothing was changed",
+            ) from None
+        except sqlite3.Error as exc:
+            raise _storage_error(exc, "running a command") from None
+
+    # -- schema and metadata ------------------------------------------------
+
+    def initialize(self) -> None:
+        """Create the schema if absent (inside the caller's write transaction)."""
+        for statement in _SCHEMA.split(";"):
+            if statement.strip():
+                self._q(statement)
+        version = self.get_meta("schema")
+        if version is None:
+            self.set_meta("schema", str(SCHEMA_VERSION).encode())
+        elif version != str(SCHEMA_VERSION).encode():
+            raise StorageError(
+                f"the vault database has schema version {version.decode(errors='replace')}, "
+                f"this memvault reads version {SCHEMA_VERSION}",
+                hint="upgrade memvault to open this vault",
+            )
+
+    def get_meta(self, key: str) -> bytes | None:
+        row = self._q("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return None if row is None else bytes(row[0])
+
+    def set_meta(self, key: str, value: bytes) -> None:
+        self._q("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
+
+    # -- users and their keys -----------------------------------------------
+
+    def user_by_lookup(self, lookup: bytes) -> tuple[int, int] | None:
+        row = self._q(
+            "SELECT id, primary_version FROM users WHERE lookup = ?", (lookup,)
+        ).fetchone()
+        return None if row is None else (int(row[0]), int(row[1]))
+
+    def user_primary_version(self, user_id: int) -> int | None:
+        row = self._q("SELECT primary_version FROM users WHERE id = ?", (user_id,)).fetchone()
+        return None if row is None else int(row[0])
+
+    def insert_user(self, lookup: bytes, name: bytes, primary_version: int) -> int:
+        cur = self._q(
+            "INSERT INTO users (lookup, name, primary_version) VALUES (?, ?, ?)",
+            (lookup, name, primary_version),
+        )
+        return int(cur.lastrowid or 0)
+
+    def users(self) -> list[tuple[int, bytes, bytes, int]]:
+        rows = self._q("SELECT id, lookup, name, primary_version FROM users ORDER BY id").fetchall()
+        return [(int(r[0]), bytes(r[1]), bytes(r[2]), int(r[3])) for r in rows]
+
+    def data_keys(self, user_id: int) -> list[tuple[int, bytes]]:
+        rows = self._q(
+            "SELECT version, wrapped FROM data_keys WHERE user_id = ? ORDER BY version", (user_id,)
+        ).fetchall()
+        return [(int(r[0]), bytes(r[1])) for r in rows]
+
+    def insert_data_key(self, user_id: int, version: int, wrapped: bytes) -> None:
+        self._q(
+            "INSERT INTO data_keys (user_id, version, wrapped) VALUES (?, ?, ?)",
+            (user_id, version, wrapped),
+        )
+
+    # -- the tree of one user's memories ------------------------------------
+
+    def child(self, user_id: int, parent_id: int, lookup: bytes) -> NodeRow | None:
+        row = self._q(
+            "SELECT id, parent_id, fid, meta FROM nodes"
+            " WHERE user_id = ? AND parent_id = ? AND lookup = ?",
+            (user_id, parent_id, lookup),
+        ).fetchone()
+        return (
+            None if row is None else NodeRow(int(row[0]), int(row[1]), bytes(row[2]), bytes(row[3]))
+        )
+
+    def subtree(self, user_id: int, node_id: int, max_depth: int = _MAX_DEPTH) -> list[SubtreeRow]:
+        """Every node below ``node_id``, parents before children, with its depth (1 = child)."""
+        rows = self._q(
+            "WITH RECURSIVE sub(id, parent_id, fid, meta, depth) AS ("
+            "  SELECT id, parent_id, fid, meta, 1 FROM nodes WHERE user_id = ?1 AND parent_id = ?2"
+            "  UNION ALL"
+            "  SELECT n.id, n.parent_id, n.fid, n.meta, sub.depth + 1"
+            "  FROM nodes AS n JOIN sub ON n.parent_id = sub.id"
+            "  WHERE n.user_id = ?1 AND sub.depth < ?3"
+            ") SELECT id, parent_id, fid, meta, depth FROM sub ORDER BY depth",
+            (user_id, node_id, max_depth),
+        ).fetchall()
+        return [SubtreeRow(int(r[0]), int(r[1]), bytes(r[2]), bytes(r[3]), int(r[4])) for r in rows]
+
+    def insert_node(
+        self, user_id: int, parent_id: int, lookup: bytes, fid: bytes, meta: bytes, version: int
+    ) -> int:
+        cur = self._q(
+            "INSERT INTO nodes (user_id, parent_id, lookup, fid, meta, key_version)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            (user_id, parent_id, lookup, fid, meta, version),
+        )
+        return int(cur.lastrowid or 0)
+
+    def update_node(
+        self, node_id: int, parent_id: int, lookup: bytes, meta: bytes, version: int
+    ) -> None:
+        self._q(
+            "UPDATE nodes SET parent_id = ?, lookup = ?, meta = ?, key_version = ? WHERE id = ?",
+            (parent_id, lookup, meta, version, node_id),
+        )
+
+    def content(self, node_id: int) -> bytes | None:
+        row = self._q("SELECT blob FROM contents WHERE node_id = ?", (node_id,)).fetchone()
+        return None if row is None else bytes(row[0])
+
+    def set_content(self, node_id: int, blob: bytes) -> None:
+        self._q("INSERT OR REPLACE INTO contents (node_id, blob) VALUES (?, ?)", (node_id, blob))
+
+    def delete_subtree(self, user_id: int, node_id: int) -> int:
+        """Delete a node and everything below it (contents go with their nodes)."""
+        cur = self._q(
+            "WITH RECURSIVE sub(id, depth) AS ("
+            "  SELECT id, 0 FROM nodes WHERE user_id = ?1 AND id = ?2"
+            "  UNION ALL"
+            "  SELECT n.id, sub.depth + 1 FROM nodes AS n JOIN sub ON n.parent_id = sub.id"
+            "  WHERE n.user_id = ?1 AND sub.depth < ?3"
+            ") DELETE FROM nodes WHERE id IN (SELECT id FROM sub)",
+            (user_id, node_id, _MAX_DEPTH),
+        )
+        return int(cur.rowcount)
