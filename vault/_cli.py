@@ -8,6 +8,7 @@ exit, in one place at the bottom of this module.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
@@ -142,7 +143,8 @@ def main(
     out = out or sys.stdout
     err = err or sys.stderr
     try:
-        args = _parser().parse_args(argv)
+        with contextlib.redirect_stdout(out):  # --help writes to our stdout
+            args = _parser().parse_args(argv)
         return _COMMANDS[args.command](args, out)
     except SystemExit as exc:  # --help
         return int(exc.code or 0)

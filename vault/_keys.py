@@ -122,44 +122,100 @@ class KeySource:
             text = fh.read(4096)
         return _decode_key(text, str(self.file))
 
-    def create(self, vault_id: str) -> Key:
-        """A new master key for a new vault: from the environment, or a new 0600 key file."""
+    def load_or_create(self, vault_id: str) -> Key:
+        """The master key for a vault being created.
+
+        From the environment if set; else the key file if one is already there
+        (provisioned by the operator, or written by an earlier attempt to create
+        this vault that was interrupted); else a new random key in a new 0600 file.
+        """
         if self.env is not None:
             return _decode_key(self.env, f"${ENV_MASTER_KEY}")
-        key = _crypto.new_key()
-        _write_key_file(self.file, encode_key(key) + "\n")
-        return key
+        if not self.file.exists():
+            key = _crypto.new_key()
+            if _write_key_file(self.file, encode_key(key) + "\n"):
+                return key
+        # Another process won the race to write it, or it was there already.
+        return self.load(vault_id)
 
 
-def _write_key_file(path: Path, text: str) -> None:
-    """Create ``path`` with mode 0600, atomically and never over an existing file."""
+def _write_key_file(path: Path, text: str) -> bool:
+    """Create ``path`` (mode 0600) atomically, never over an existing file.
+
+    Returns False if the file already exists. The key is written to an unnamed
+    temporary file (``O_TMPFILE``) that is linked into place only when complete,
+    so a crash leaves either no file or the whole key, never a stray copy. Where
+    the file system cannot do that, a named temporary file is used instead.
+    """
+    data = text.encode()
     try:
         path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
-        try:
-            os.write(fd, text.encode())
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        try:
-            os.link(tmp, path)  # fails if the file exists: never overwrite a key
-        finally:
-            tmp.unlink()
-        dfd = os.open(path.parent, os.O_RDONLY)
-        try:
-            os.fsync(dfd)
-        finally:
-            os.close(dfd)
-    except FileExistsError:
-        raise MasterKeyError(
-            f"a master key file already exists at {path}; refusing to overwrite it"
-        ) from None
+        linked = _link_unnamed(path, data)
+        if linked is None:
+            linked = _link_named(path, data)
+        if linked:
+            dfd = os.open(path.parent, os.O_RDONLY)
+            try:
+                os.fsync(dfd)
+            finally:
+                os.close(dfd)
+        return linked
     except OSError as exc:
         raise MasterKeyError(
             f"cannot write the master key file {path}: {exc.strerror}",
             hint=f"choose a writable location with --master-key-file, or set ${ENV_MASTER_KEY}",
         ) from None
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
+    os.fsync(fd)
+
+
+def _link_unnamed(path: Path, data: bytes) -> bool | None:
+    """True: linked; False: the file exists; None: unnamed files are not supported here."""
+    try:
+        fd = os.open(path.parent, os.O_TMPFILE | os.O_WRONLY, 0o600)
+    except (AttributeError, OSError):
+        return None
+    try:
+        _write_all(fd, data)
+        os.link(f"/proc/self/fd/{fd}", path, follow_symlinks=True)
+    except FileExistsError:
+        return False
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    return True
+
+
+def _remove_stale(path: Path) -> None:
+    """Remove temporary key files left by crashed attempts (their process is gone)."""
+    for stale in path.parent.glob(f".{path.name}.*.tmp"):
+        try:
+            os.kill(int(stale.name.rsplit(".", 2)[-2]), 0)
+        except ProcessLookupError:
+            stale.unlink(missing_ok=True)
+        except (ValueError, OSError):
+            continue
+
+
+def _link_named(path: Path, data: bytes) -> bool:
+    _remove_stale(path)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+    try:
+        _write_all(fd, data)
+        os.link(tmp, path)
+    except FileExistsError:
+        return False
+    finally:
+        os.close(fd)
+        tmp.unlink(missing_ok=True)
+    return True
 
 
 class MasterKeys:

@@ -9,7 +9,7 @@ from pathlib import Path
 from types import TracebackType
 
 from . import _crypto
-from ._errors import ConfigurationError, IntegrityError, MasterKeyError, StorageError, UsageError
+from ._errors import ConfigurationError, IntegrityError, StorageError, UsageError
 from ._handlers import DEFAULT_MAX_FILE_BYTES, Handlers
 from ._keys import KeySource, MasterKeys
 from ._namespace import Namespace
@@ -98,26 +98,36 @@ class Vault:
 
     @staticmethod
     def _open_keys(store: Store, home: Path, key_file: str | os.PathLike[str] | None) -> MasterKeys:
+        """Find (or, for a new vault, make) the master key and prove it opens this vault.
+
+        A new vault is made in steps that each survive a crash: its id is
+        committed first, then the key file named by that id is written, then
+        the key check value is committed. An open that finds a vault id without
+        a check value finishes the job with the key file already there.
+        """
         with store.transaction(write=True, action="opening the vault"):
             store.initialize()
             raw_id = store.get_meta("vault_id")
             if raw_id is None:
-                vault_id = _crypto.new_id().hex()
-                source = KeySource.resolve(vault_id, home, key_file)
-                master = source.create(vault_id)
-                store.set_meta("vault_id", vault_id.encode())
-                store.set_meta("key_check", MasterKeys.check_value(master, vault_id))
-                return MasterKeys(master, vault_id)
+                raw_id = _crypto.new_id().hex().encode()
+                store.set_meta("vault_id", raw_id)
+            check = store.get_meta("key_check")
         vault_id = raw_id.decode("ascii", "replace")
         try:
-            bytes.fromhex(vault_id)
+            if len(bytes.fromhex(vault_id)) != _crypto.ID_SIZE:
+                raise ValueError
         except ValueError:
             raise IntegrityError(f"the vault id in {home} is damaged") from None
         source = KeySource.resolve(vault_id, home, key_file)
-        master = source.load(vault_id)
-        check = store.get_meta("key_check")
         if check is None:
-            raise MasterKeyError(f"vault {vault_id} has no key check value; the store is damaged")
+            master = source.load_or_create(vault_id)
+            with store.transaction(write=True, action="creating the vault"):
+                check = store.get_meta("key_check")
+                if check is None:  # else another process finished creating it meanwhile
+                    check = MasterKeys.check_value(master, vault_id)
+                    store.set_meta("key_check", check)
+        else:
+            master = source.load(vault_id)
         MasterKeys.verify(master, vault_id, check, source.describe())
         return MasterKeys(master, vault_id)
 

@@ -1,0 +1,183 @@
+"""CLI transcripts: stdout, stderr and exit code of `memvault`, in-process and as a program."""
+
+from __future__ import annotations
+
+import base64
+import io
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from vault import Vault
+from vault._cli import main
+
+
+def run(
+    argv: list[str], stdin: bytes = b"", monkeypatch: pytest.MonkeyPatch | None = None
+) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    if monkeypatch is not None:
+        fake = io.TextIOWrapper(io.BytesIO(stdin), encoding="utf-8")
+        monkeypatch.setattr(sys, "stdin", fake)
+    code = main(argv, out=out, err=err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_init_is_idempotent(home: Path) -> None:
+    """init creates the vault once; a second init reports the same vault id."""
+    code1, out1, err1 = run(["--home", str(home), "init"])
+    code2, out2, err2 = run(["--home", str(home), "init"])
+    assert (code1, code2, err1, err2) == (0, 0, "", "")
+    assert out1 == out2
+    assert out1.startswith("vault ") and out1.endswith(f" is ready at {home}\n")
+
+
+def test_home_defaults_to_env_then_dot_memvault(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Without --home, $MEMVAULT_HOME is used, else ./.memvault."""
+    monkeypatch.chdir(tmp_path)
+    assert run(["init"])[0] == 0
+    assert (tmp_path / ".memvault" / "vault.db").exists()
+    monkeypatch.setenv("MEMVAULT_HOME", str(tmp_path / "from-env"))
+    assert run(["init"])[0] == 0
+    assert (tmp_path / "from-env" / "vault.db").exists()
+
+
+def test_exec_transcript(home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """exec answers each JSON line with one JSON result line; bad lines get an error line."""
+    lines = [
+        json.dumps({"command": "create", "path": "/memories/a.md", "file_text": "one\ntwo"}),
+        "this is not json",
+        json.dumps(["not", "an", "object"]),
+        "",
+        json.dumps({"command": "view", "path": "/memories/a.md", "view_range": [2, -1]}),
+        json.dumps({"command": "delete", "path": "/memories/missing"}),
+    ]
+    stdin = (
+        ("\n".join(lines) + "\n").encode()
+        + b"\xff\xfe\n"
+        + b'{"command": "view", "path": "/memories"}\n'
+    )
+    code, out, err = run(["--home", str(home), "exec", "--user", "alice"], stdin, monkeypatch)
+    assert (code, err) == (0, "")
+    results = [json.loads(line) for line in out.splitlines()]
+    assert results == [
+        {"is_error": False, "content": "File created successfully at: /memories/a.md"},
+        {
+            "is_error": True,
+            "content": "Error: line 2 is not valid JSON (Expecting value at column 1); "
+            "send one JSON object per line.",
+        },
+        {
+            "is_error": True,
+            "content": "Error: The tool input must be an object with a `command` field, "
+            "got a list.",
+        },
+        {
+            "is_error": False,
+            "content": "Here's the content of /memories/a.md with line numbers:\n     2\ttwo",
+        },
+        {"is_error": True, "content": "Error: The path /memories/missing does not exist"},
+        {
+            "is_error": True,
+            "content": "Error: line 7 is not valid UTF-8 (byte 0); send UTF-8 JSON.",
+        },
+        {
+            "is_error": False,
+            "content": "Here're the files and directories up to 2 levels deep in /memories, "
+            "excluding hidden items and node_modules:\n7B\t/memories\n7B\t/memories/a.md",
+        },
+    ]
+
+
+def test_exec_requires_user(home: Path) -> None:
+    """exec without --user is a usage error (exit 2) with a hint, not a traceback."""
+    code, out, err = run(["--home", str(home), "exec"])
+    assert code == 2 and out == ""
+    assert err == (
+        "memvault: error: the following arguments are required: --user\n"
+        "memvault: hint: run 'memvault exec --help' for usage\n"
+    )
+
+
+def test_bad_user_is_a_usage_error(home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A user id with a control character is refused with exit 2."""
+    code, out, err = run(["--home", str(home), "exec", "--user", "a\tb"], b"", monkeypatch)
+    assert code == 2 and out == ""
+    assert err == "memvault: error: a user id must not contain control or invisible characters\n"
+
+
+def test_wrong_master_key_is_a_clear_error(home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Opening with another vault's key exits 1 with an error and a hint; nothing changes."""
+    assert run(["--home", str(home), "init"])[0] == 0
+    before = (home / "vault.db").read_bytes()
+    monkeypatch.setenv("MEMVAULT_MASTER_KEY", base64.b64encode(b"k" * 32).decode())
+    code, out, err = run(["--home", str(home), "init"])
+    assert code == 1 and out == ""
+    lines = err.splitlines()
+    assert lines[0].startswith(
+        "memvault: error: the master key from $MEMVAULT_MASTER_KEY does not open vault "
+    )
+    assert lines[1].startswith("memvault: hint: ")
+    assert (home / "vault.db").read_bytes() == before
+
+
+def test_missing_key_file_names_the_path(home: Path, tmp_path: Path) -> None:
+    """A vault whose key file is gone fails at open, naming where the key was expected."""
+    with Vault.open(home) as v:
+        vault_id = v.vault_id
+    key = tmp_path / "config" / "memvault" / "keys" / f"{vault_id}.key"
+    key.rename(tmp_path / "elsewhere.key")
+    code, out, err = run(["--home", str(home), "init"])
+    assert code == 1 and out == ""
+    assert err.splitlines()[0] == (
+        f"memvault: error: no master key for vault {vault_id}: {key} does not exist"
+    )
+
+
+@pytest.mark.parametrize("argv", [[], ["init"], ["exec"], ["demo"]])
+def test_help_everywhere(argv: list[str]) -> None:
+    """--help works for the program and every command, exit 0."""
+    code, out, err = run([*argv, "--help"])
+    assert code == 0 and err == ""
+    assert out.startswith("usage: memvault")
+
+
+def test_no_command_is_a_usage_error() -> None:
+    """Running memvault with no command exits 2 and says what is missing."""
+    code, out, err = run([])
+    assert code == 2 and out == ""
+    assert err.startswith("memvault: error: the following arguments are required: COMMAND")
+
+
+def test_demo_runs_and_finds_no_plaintext() -> None:
+    """The demo runs a full session and reports that the bytes on disk hold no plaintext."""
+    code, out, err = run(["demo"])
+    assert (code, err) == (0, "")
+    assert "  found: nothing\n" in out
+    assert "does not exist. Please provide a valid path." in out  # bob cannot see alice's notes
+    assert "MasterKeyError" in out
+
+
+def test_python_dash_m_vault_runs_as_a_program(home: Path) -> None:
+    """`python -m vault exec` works as a real process, stdin to stdout."""
+    env = {**os.environ}
+    command = json.dumps({"command": "create", "path": "/memories/x", "file_text": "y"}) + "\n"
+    proc = subprocess.run(
+        [sys.executable, "-m", "vault", "--home", str(home), "exec", "--user", "bob"],
+        input=command.encode(),
+        capture_output=True,
+        env=env,
+        timeout=60,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout) == {
+        "is_error": False,
+        "content": "File created successfully at: /memories/x",
+    }
