@@ -8,6 +8,6 @@ if [ ! -x .venv/bin/python ]; then
 fi
 .venv/bin/python -m pip install -q --disable-pip-version-check -e '.[dev]'
 .venv/bin/python -m pytest "$@"
-.venv/bin/ruff check vault tests bench
-.venv/bin/ruff format --check vault tests bench
+.venv/bin/ruff check .
+.venv/bin/ruff format --check .
 .venv/bin/mypy
