@@ -96,7 +96,7 @@ def derive(key: Key, label: str, *, salt: bytes | None = None) -> Key:
 
 def mac(key: Key, data: bytes) -> bytes:
     """HMAC-SHA256 of ``data``: deterministic look-up tokens that reveal nothing of ``data``."""
-    return _hmac.new(key.export_raw(), data, "sha256").digest()
+    return _hmac.digest(key.export_raw(), data, "sha256")
 
 
 def context(*parts: bytes | str | int) -> bytes:

@@ -182,18 +182,19 @@ class Handlers:
             return None
         return chain[-2], chain[-1]
 
-    def _make_parents(
-        self, ns: Namespace, path: MemoryPath, parts: tuple[str, ...], verb: str
-    ) -> Node:
-        """The directory ``parts`` names, created (with missing parents) if needed."""
-        chain = ns.walk(parts)
+    def _parent_for(self, ns: Namespace, path: MemoryPath, chain: list[Node], verb: str) -> Node:
+        """The directory a new entry at ``path`` goes into, creating missing ones.
+
+        ``chain`` is ``ns.walk(path.parts)``, taken once by the caller, who has
+        already refused an existing entry at ``path``.
+        """
         node = chain[-1]
         if not node.is_dir:
-            blocker = join(parts[: len(chain) - 1])
+            blocker = join(path.parts[: len(chain) - 1])
             raise CommandError(
                 f"Error: Cannot {verb} {path.text}: {blocker} is a file, not a directory."
             )
-        for name in parts[len(chain) - 1 :]:
+        for name in path.parts[len(chain) - 1 : -1]:
             node = ns.mkdir(node, name)
         return node
 
@@ -251,14 +252,15 @@ class Handlers:
     def create(self, ns: Namespace, args: Mapping[str, Any]) -> str:
         path: MemoryPath = args["path"]
         text: str = args["file_text"]
-        if path.is_root or ns.resolve(path.parts) is not None:
+        chain = ns.walk(path.parts)
+        if path.is_root or len(chain) == len(path.parts) + 1:
             raise CommandError(f"Error: File {path.text} already exists")
         if path.trailing_slash:
             raise CommandError(
                 f"Error: Cannot create {path.text}: a file path cannot end with '/'."
             )
         self._check_size(path, text)
-        parent = self._make_parents(ns, path, path.parts[:-1], "create")
+        parent = self._parent_for(ns, path, chain, "create")
         ns.create_file(parent, path.parts[-1], text)
         return f"File created successfully at: {path.text}"
 
@@ -350,7 +352,8 @@ class Handlers:
         if len(chain) != len(old.parts) + 1:
             raise _missing(old)
         node = chain[-1]
-        if new.is_root or ns.resolve(new.parts) is not None:
+        target = ns.walk(new.parts)
+        if new.is_root or len(target) == len(new.parts) + 1:
             raise CommandError(f"Error: The destination {new.text} already exists")
         if node.is_dir and new.parts[: len(old.parts)] == old.parts:
             raise CommandError(
@@ -361,7 +364,7 @@ class Handlers:
                 f"Error: Cannot rename the file {old.text} to {new.text}: a file path cannot "
                 "end with '/'."
             )
-        parent = self._make_parents(ns, new, new.parts[:-1], "rename to")
+        parent = self._parent_for(ns, new, target, "rename to")
         ns.move(node, parent, new.parts[-1])
         return f"Successfully renamed {old.text} to {new.text}"
 
