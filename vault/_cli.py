@@ -105,7 +105,7 @@ def _cmd_exec(args: argparse.Namespace, out: IO[str]) -> int:
 
 def _exec_line(tool: MemoryTool, number: int, line: bytes) -> dict[str, object]:
     try:
-        text = line.decode("utf-8")
+        text = line.rstrip(b"\r\n").decode("utf-8")
     except UnicodeDecodeError as exc:
         return _error(
             f"Error: line {number} is not valid UTF-8 (byte {exc.start}); send UTF-8 JSON."

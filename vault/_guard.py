@@ -75,45 +75,73 @@ def _refuse(path: str, reason: str) -> PathError:
     )
 
 
-def parse(path: object, field: str = "path") -> MemoryPath:
-    """Check a path from the model and split it; raises PathError with the reason."""
-    if not isinstance(path, str):
-        raise PathError(f"Error: `{field}` must be a string, got {type(path).__name__}.")
-    if not path:
-        raise PathError(f"Error: `{field}` is empty. Use {ROOT} or a path below it.")
-    for ch in path:
+def json_type(value: object) -> str:
+    """How a value's type reads to a model that sent JSON."""
+    if isinstance(value, bool):
+        return "a boolean"
+    names = {
+        str: "a string",
+        int: "an integer",
+        float: "a number",
+        list: "a list",
+        dict: "an object",
+        type(None): "null",
+    }
+    return names.get(type(value), type(value).__name__)
+
+
+def _describe(ch: str) -> str:
+    name = unicodedata.name(ch, "")
+    return f"U+{ord(ch):04X} ({name})" if name else f"U+{ord(ch):04X}"
+
+
+def _check_characters(path: str, text: str) -> None:
+    """Refuse ``text`` (the path as sent, or its NFC form) for what it contains."""
+    for ch in text:
         if unicodedata.category(ch) in _REFUSED_CATEGORIES:
-            name = unicodedata.name(ch, f"U+{ord(ch):04X}")
-            raise _refuse(
-                path, f"it contains the control or invisible character U+{ord(ch):04X} ({name})"
-            )
-    size = len(path.encode())
-    if size > MAX_PATH_BYTES:
-        raise _refuse(path, f"it is {size} bytes long; the limit is {MAX_PATH_BYTES}")
-    if "\\" in path:
+            raise _refuse(path, f"it contains the control or invisible character {_describe(ch)}")
+    if "\\" in text:
         raise _refuse(path, "it contains a backslash")
-    if _PERCENT_ESCAPE.search(path):
+    if _PERCENT_ESCAPE.search(text):
         raise _refuse(path, "it contains a percent-encoded sequence (paths are never URL-decoded)")
-    for ch in path:
+    for ch in text:
         if ord(ch) < 128:
             continue
         folded = unicodedata.normalize("NFKC", ch)
         if ch in _CONFUSABLES or any(c in _SEPARATORS for c in folded):
-            name = unicodedata.name(ch, f"U+{ord(ch):04X}")
-            raise _refuse(path, f"it contains U+{ord(ch):04X} ({name}), a look-alike of '.' or '/'")
-    if path != ROOT and not path.startswith(ROOT + "/"):
+            raise _refuse(path, f"it contains {_describe(ch)}, a look-alike of '.' or '/'")
+
+
+def parse(path: object, field: str = "path") -> MemoryPath:
+    """Check a path from the model and split it; raises PathError with the reason.
+
+    Every check runs on the path as sent and on its NFC form, which is what is
+    stored, so normalization can neither smuggle in a refused character nor
+    stretch a name past its limit.
+    """
+    if not isinstance(path, str):
+        raise PathError(f"Error: `{field}` must be a string, got {json_type(path)}.")
+    if not path:
+        raise PathError(f"Error: `{field}` is empty. Use {ROOT} or a path below it.")
+    if len(path) > MAX_PATH_BYTES * 4:  # cheap bound before any normalization work
+        raise _refuse(path, f"it is over {MAX_PATH_BYTES} bytes long")
+    _check_characters(path, path)
+    canonical = unicodedata.normalize("NFC", path)
+    if canonical != path:
+        _check_characters(path, canonical)
+    size = len(canonical.encode())
+    if size > MAX_PATH_BYTES:
+        raise _refuse(path, f"it is {size} bytes long; the limit is {MAX_PATH_BYTES}")
+    if canonical != ROOT and not canonical.startswith(ROOT + "/"):
         raise _refuse(path, f"it is not {ROOT} or below it")
 
-    rest = path[len(ROOT) + 1 :]
-    trailing = path.endswith("/") and path != ROOT
-    if trailing:
-        rest = rest[:-1]
-    if not rest:
+    body = canonical[len(ROOT) :]  # "", "/", or "/a/b" with perhaps one trailing "/"
+    trailing = body.endswith("/")
+    if body in ("", "/"):
         return MemoryPath(path, (), trailing)
-    segments = rest.split("/")
+    segments = (body[1:-1] if trailing else body[1:]).split("/")
     if len(segments) > MAX_DEPTH:
         raise _refuse(path, f"it is nested {len(segments)} levels deep; the limit is {MAX_DEPTH}")
-    parts = []
     for segment in segments:
         if not segment:
             raise _refuse(path, "it contains an empty segment ('//')")
@@ -125,8 +153,7 @@ def parse(path: object, field: str = "path") -> MemoryPath:
                 f"a name in it is {len(segment.encode())} bytes long; "
                 f"the limit is {MAX_NAME_BYTES}",
             )
-        parts.append(unicodedata.normalize("NFC", segment))
-    return MemoryPath(path, tuple(parts), trailing)
+    return MemoryPath(path, tuple(segments), trailing)
 
 
 def join(parts: tuple[str, ...]) -> str:

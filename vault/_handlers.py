@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ._errors import CommandError
-from ._guard import MemoryPath, join, parse, show
+from ._guard import MemoryPath, join, json_type, parse, show
 from ._namespace import ROOT, Namespace, Node
 
 MAX_LINES = 999_999
@@ -45,7 +45,7 @@ def _field(raw: Mapping[str, Any], name: str, command: str) -> Any:
 def _text(raw: Mapping[str, Any], name: str, command: str) -> str:
     value = _field(raw, name, command)
     if not isinstance(value, str):
-        raise CommandError(f"Error: `{name}` must be a string, got {_type_name(value)}.")
+        raise CommandError(f"Error: `{name}` must be a string, got {json_type(value)}.")
     try:
         value.encode()
     except UnicodeEncodeError as exc:
@@ -58,29 +58,15 @@ def _text(raw: Mapping[str, Any], name: str, command: str) -> str:
 
 def _int(value: Any, name: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise CommandError(f"Error: `{name}` must be an integer, got {_type_name(value)}.")
+        raise CommandError(f"Error: `{name}` must be an integer, got {json_type(value)}.")
     return value
-
-
-def _type_name(value: Any) -> str:
-    names = {
-        str: "a string",
-        bool: "a boolean",
-        int: "an integer",
-        float: "a number",
-        list: "a list",
-        dict: "an object",
-        type(None): "null",
-    }
-    return names.get(type(value), type(value).__name__)
 
 
 def check(raw: object) -> Command:
     """Turn a tool input into a :class:`Command`, or refuse it with a clear error."""
     if not isinstance(raw, Mapping):
         raise CommandError(
-            "Error: The tool input must be an object with a `command` field, "
-            f"got {_type_name(raw)}."
+            f"Error: The tool input must be an object with a `command` field, got {json_type(raw)}."
         )
     if "command" not in raw:
         raise CommandError(
@@ -89,7 +75,7 @@ def check(raw: object) -> Command:
         )
     name = raw["command"]
     if not isinstance(name, str) or name not in _HANDLERS:
-        shown = show(name, 40) if isinstance(name, str) else _type_name(name)
+        shown = show(name, 40) if isinstance(name, str) else json_type(name)
         raise CommandError(
             f"Error: Unknown command {shown}. Use one of: view, create, str_replace, insert, "
             "delete, rename."

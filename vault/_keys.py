@@ -109,8 +109,8 @@ class KeySource:
             raise MasterKeyError(
                 f"cannot read the master key file {self.file}: {exc.strerror}"
             ) from None
-        with os.fdopen(fd, "r", encoding="ascii", errors="replace") as fh:
-            mode = os.fstat(fh.fileno()).st_mode
+        try:
+            mode = os.fstat(fd).st_mode
             if not stat.S_ISREG(mode):
                 raise MasterKeyError(f"the master key file {self.file} is not a regular file")
             if mode & 0o077:
@@ -119,7 +119,13 @@ class KeySource:
                     f"(mode {stat.S_IMODE(mode):04o})",
                     hint=f"run: chmod 600 {self.file}",
                 )
-            text = fh.read(4096)
+            text = os.read(fd, 4096).decode("ascii", "replace")
+        except OSError as exc:
+            raise MasterKeyError(
+                f"cannot read the master key file {self.file}: {exc.strerror}"
+            ) from None
+        finally:
+            os.close(fd)
         return _decode_key(text, str(self.file))
 
     def load_or_create(self, vault_id: str) -> Key:

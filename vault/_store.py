@@ -16,7 +16,7 @@ import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
-from typing import Literal, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 from ._errors import IntegrityError, StorageError
 
@@ -74,6 +74,23 @@ class SubtreeRow(NamedTuple):
     fid: bytes
     meta: bytes
     depth: int
+
+
+def _blob(value: object) -> bytes:
+    """A BLOB column's value; anything else means the row was tampered with."""
+    if isinstance(value, bytes):
+        return value
+    raise IntegrityError(_DAMAGED, hint=_DAMAGED_HINT)
+
+
+def _int(value: object) -> int:
+    if isinstance(value, int):
+        return value
+    raise IntegrityError(_DAMAGED, hint=_DAMAGED_HINT)
+
+
+_DAMAGED = "a record in the vault database has the wrong type (modified outside memvault)"
+_DAMAGED_HINT = "restore the home from a backup; nothing was changed"
 
 
 def _storage_error(exc: sqlite3.Error, action: str) -> StorageError | IntegrityError:
@@ -143,7 +160,8 @@ class Store:
                 self._db.execute("ROLLBACK")
             raise _storage_error(exc, action) from None
 
-    def _q(self, sql: str, args: tuple[object, ...] = ()) -> sqlite3.Cursor:
+    def _exec(self, sql: str, args: tuple[object, ...] = ()) -> sqlite3.Cursor:
+        """Run a statement that changes rows; sqlite3 errors become ours."""
         try:
             return self._db.execute(sql, args)
         except sqlite3.IntegrityError as exc:
@@ -154,13 +172,25 @@ class Store:
         except sqlite3.Error as exc:
             raise _storage_error(exc, "running a command") from None
 
+    def _q(self, sql: str, args: tuple[object, ...] = ()) -> list[Any]:
+        """All rows of a query. Fetching is inside the guard: a damaged page can
+        surface on any row, not only the first."""
+        try:
+            return self._db.execute(sql, args).fetchall()
+        except sqlite3.Error as exc:
+            raise _storage_error(exc, "reading the vault") from None
+
+    def _one(self, sql: str, args: tuple[object, ...] = ()) -> Any:
+        rows = self._q(sql, args)
+        return rows[0] if rows else None
+
     # -- schema and metadata ------------------------------------------------
 
     def initialize(self) -> None:
         """Create the schema if absent (inside the caller's write transaction)."""
         for statement in _SCHEMA.split(";"):
             if statement.strip():
-                self._q(statement)
+                self._exec(statement)
         version = self.get_meta("schema")
         if version is None:
             self.set_meta("schema", str(SCHEMA_VERSION).encode())
@@ -171,44 +201,57 @@ class Store:
                 hint="upgrade memvault to open this vault",
             )
 
+    def check_structure(self) -> None:
+        """SQLite's own check of pages and indexes: damage is refused at open, not met later."""
+        rows = self._q("PRAGMA quick_check")
+        if [tuple(r) for r in rows] != [("ok",)]:
+            raise IntegrityError(
+                "the vault database is corrupted (its pages or indexes fail SQLite's check)",
+                hint="restore the home from a backup; nothing was changed",
+            )
+
+    def is_empty(self) -> bool:
+        """True if no user (and so no key and no memory) was ever stored."""
+        return not self._q("SELECT 1 FROM users LIMIT 1") and not self._q(
+            "SELECT 1 FROM nodes LIMIT 1"
+        )
+
     def get_meta(self, key: str) -> bytes | None:
-        row = self._q("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
-        return None if row is None else bytes(row[0])
+        row = self._one("SELECT value FROM meta WHERE key = ?", (key,))
+        return None if row is None else _blob(row[0])
 
     def set_meta(self, key: str, value: bytes) -> None:
-        self._q("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
+        self._exec("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
 
     # -- users and their keys -----------------------------------------------
 
     def user_by_lookup(self, lookup: bytes) -> tuple[int, int] | None:
-        row = self._q(
-            "SELECT id, primary_version FROM users WHERE lookup = ?", (lookup,)
-        ).fetchone()
-        return None if row is None else (int(row[0]), int(row[1]))
+        row = self._one("SELECT id, primary_version FROM users WHERE lookup = ?", (lookup,))
+        return None if row is None else (_int(row[0]), _int(row[1]))
 
     def user_primary_version(self, user_id: int) -> int | None:
-        row = self._q("SELECT primary_version FROM users WHERE id = ?", (user_id,)).fetchone()
-        return None if row is None else int(row[0])
+        row = self._one("SELECT primary_version FROM users WHERE id = ?", (user_id,))
+        return None if row is None else _int(row[0])
 
     def insert_user(self, lookup: bytes, name: bytes, primary_version: int) -> int:
-        cur = self._q(
+        cur = self._exec(
             "INSERT INTO users (lookup, name, primary_version) VALUES (?, ?, ?)",
             (lookup, name, primary_version),
         )
         return int(cur.lastrowid or 0)
 
     def users(self) -> list[tuple[int, bytes, bytes, int]]:
-        rows = self._q("SELECT id, lookup, name, primary_version FROM users ORDER BY id").fetchall()
-        return [(int(r[0]), bytes(r[1]), bytes(r[2]), int(r[3])) for r in rows]
+        rows = self._q("SELECT id, lookup, name, primary_version FROM users ORDER BY id")
+        return [(_int(r[0]), _blob(r[1]), _blob(r[2]), _int(r[3])) for r in rows]
 
     def data_keys(self, user_id: int) -> list[tuple[int, bytes]]:
         rows = self._q(
             "SELECT version, wrapped FROM data_keys WHERE user_id = ? ORDER BY version", (user_id,)
-        ).fetchall()
-        return [(int(r[0]), bytes(r[1])) for r in rows]
+        )
+        return [(_int(r[0]), _blob(r[1])) for r in rows]
 
     def insert_data_key(self, user_id: int, version: int, wrapped: bytes) -> None:
-        self._q(
+        self._exec(
             "INSERT INTO data_keys (user_id, version, wrapped) VALUES (?, ?, ?)",
             (user_id, version, wrapped),
         )
@@ -216,13 +259,15 @@ class Store:
     # -- the tree of one user's memories ------------------------------------
 
     def child(self, user_id: int, parent_id: int, lookup: bytes) -> NodeRow | None:
-        row = self._q(
+        row = self._one(
             "SELECT id, parent_id, fid, meta FROM nodes"
             " WHERE user_id = ? AND parent_id = ? AND lookup = ?",
             (user_id, parent_id, lookup),
-        ).fetchone()
+        )
         return (
-            None if row is None else NodeRow(int(row[0]), int(row[1]), bytes(row[2]), bytes(row[3]))
+            None
+            if row is None
+            else NodeRow(_int(row[0]), _int(row[1]), _blob(row[2]), _blob(row[3]))
         )
 
     def subtree(self, user_id: int, node_id: int, max_depth: int = _MAX_DEPTH) -> list[SubtreeRow]:
@@ -236,13 +281,15 @@ class Store:
             "  WHERE n.user_id = ?1 AND sub.depth < ?3"
             ") SELECT id, parent_id, fid, meta, depth FROM sub ORDER BY depth",
             (user_id, node_id, max_depth),
-        ).fetchall()
-        return [SubtreeRow(int(r[0]), int(r[1]), bytes(r[2]), bytes(r[3]), int(r[4])) for r in rows]
+        )
+        return [
+            SubtreeRow(_int(r[0]), _int(r[1]), _blob(r[2]), _blob(r[3]), _int(r[4])) for r in rows
+        ]
 
     def insert_node(
         self, user_id: int, parent_id: int, lookup: bytes, fid: bytes, meta: bytes, version: int
     ) -> int:
-        cur = self._q(
+        cur = self._exec(
             "INSERT INTO nodes (user_id, parent_id, lookup, fid, meta, key_version)"
             " VALUES (?, ?, ?, ?, ?, ?)",
             (user_id, parent_id, lookup, fid, meta, version),
@@ -252,21 +299,21 @@ class Store:
     def update_node(
         self, node_id: int, parent_id: int, lookup: bytes, meta: bytes, version: int
     ) -> None:
-        self._q(
+        self._exec(
             "UPDATE nodes SET parent_id = ?, lookup = ?, meta = ?, key_version = ? WHERE id = ?",
             (parent_id, lookup, meta, version, node_id),
         )
 
     def content(self, node_id: int) -> bytes | None:
-        row = self._q("SELECT blob FROM contents WHERE node_id = ?", (node_id,)).fetchone()
-        return None if row is None else bytes(row[0])
+        row = self._one("SELECT blob FROM contents WHERE node_id = ?", (node_id,))
+        return None if row is None else _blob(row[0])
 
     def set_content(self, node_id: int, blob: bytes) -> None:
-        self._q("INSERT OR REPLACE INTO contents (node_id, blob) VALUES (?, ?)", (node_id, blob))
+        self._exec("INSERT OR REPLACE INTO contents (node_id, blob) VALUES (?, ?)", (node_id, blob))
 
     def delete_subtree(self, user_id: int, node_id: int) -> int:
         """Delete a node and everything below it (contents go with their nodes)."""
-        cur = self._q(
+        cur = self._exec(
             "WITH RECURSIVE sub(id, depth) AS ("
             "  SELECT id, 0 FROM nodes WHERE user_id = ?1 AND id = ?2"
             "  UNION ALL"

@@ -107,11 +107,21 @@ class Vault:
         """
         with store.transaction(write=True, action="opening the vault"):
             store.initialize()
+            store.check_structure()
             raw_id = store.get_meta("vault_id")
+            check = store.get_meta("key_check")
+            # Only a store that never held anything may be (re)started as a new
+            # vault: missing identity records next to data mean damage, and
+            # adopting a new key there would hide the old data behind it.
+            if (raw_id is None or check is None) and not store.is_empty():
+                raise IntegrityError(
+                    f"the vault database in {home} holds memories but lacks its "
+                    f"{'vault id' if raw_id is None else 'key check value'}",
+                    hint="the store was damaged or modified; restore the home from a backup",
+                )
             if raw_id is None:
                 raw_id = _crypto.new_id().hex().encode()
                 store.set_meta("vault_id", raw_id)
-            check = store.get_meta("key_check")
         vault_id = raw_id.decode("ascii", "replace")
         try:
             if len(bytes.fromhex(vault_id)) != _crypto.ID_SIZE:
