@@ -67,6 +67,9 @@ class Namespace:
         self._user_id = user_id
         self._token = token
         self._keyring: Keyring | None = None
+        # context(a, b, c, d) == context(a, b) + context(c, d): the per-user part once.
+        self._node_prefix = _crypto.context("node", token)
+        self._content_prefix = _crypto.context("content", token)
 
     def __repr__(self) -> str:
         return f"<Namespace user_id={self._user_id}>"
@@ -109,10 +112,10 @@ class Namespace:
         return _crypto.mac(self._key.index, _crypto.context(parent.fid, name))
 
     def _meta_ctx(self, parent_fid: bytes, fid: bytes) -> bytes:
-        return _crypto.context("node", self._token, parent_fid, fid)
+        return self._node_prefix + _crypto.context(parent_fid, fid)
 
     def _content_ctx(self, fid: bytes, cid: bytes) -> bytes:
-        return _crypto.context("content", self._token, fid, cid)
+        return self._content_prefix + _crypto.context(fid, cid)
 
     def _seal_meta(
         self, parent: Node, fid: bytes, name: str, is_dir: bool, size: int, cid: bytes
@@ -230,7 +233,7 @@ class Namespace:
         node_id = self._store.insert_node(
             self._user_id, parent.id, self._lookup(parent, name), fid, meta, self._key.version
         )
-        self._store.set_content(node_id, self._key.sealer.seal(raw, self._content_ctx(fid, cid)))
+        self._store.insert_content(node_id, self._key.sealer.seal(raw, self._content_ctx(fid, cid)))
         return Node(node_id, fid, name, False, len(raw), cid)
 
     def write(self, parent: Node, node: Node, text: str) -> None:
@@ -238,10 +241,8 @@ class Namespace:
         raw = text.encode()
         cid = _crypto.new_id()
         meta = self._seal_meta(parent, node.fid, node.name, False, len(raw), cid)
-        self._store.update_node(
-            node.id, parent.id, self._lookup(parent, node.name), meta, self._key.version
-        )
-        self._store.set_content(
+        self._store.update_meta(node.id, meta, self._key.version)
+        self._store.replace_content(
             node.id, self._key.sealer.seal(raw, self._content_ctx(node.fid, cid))
         )
 

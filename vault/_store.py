@@ -304,12 +304,26 @@ class Store:
             (parent_id, lookup, meta, version, node_id),
         )
 
+    def update_meta(self, node_id: int, meta: bytes, version: int) -> None:
+        """New sealed metadata for a node that stays where it is (no index changes)."""
+        self._exec(
+            "UPDATE nodes SET meta = ?, key_version = ? WHERE id = ?", (meta, version, node_id)
+        )
+
     def content(self, node_id: int) -> bytes | None:
         row = self._one("SELECT blob FROM contents WHERE node_id = ?", (node_id,))
         return None if row is None else _blob(row[0])
 
-    def set_content(self, node_id: int, blob: bytes) -> None:
-        self._exec("INSERT OR REPLACE INTO contents (node_id, blob) VALUES (?, ?)", (node_id, blob))
+    def insert_content(self, node_id: int, blob: bytes) -> None:
+        self._exec("INSERT INTO contents (node_id, blob) VALUES (?, ?)", (node_id, blob))
+
+    def replace_content(self, node_id: int, blob: bytes) -> None:
+        """Overwrite a file's sealed text in place (secure_delete clears the old bytes)."""
+        if (
+            self._exec("UPDATE contents SET blob = ? WHERE node_id = ?", (blob, node_id)).rowcount
+            != 1
+        ):
+            raise IntegrityError(_DAMAGED, hint=_DAMAGED_HINT)
 
     def delete_subtree(self, user_id: int, node_id: int) -> int:
         """Delete a node and everything below it (contents go with their nodes)."""
