@@ -105,9 +105,9 @@ class Vault:
         the key check value is committed. An open that finds a vault id without
         a check value finishes the job with the key file already there.
         """
+        store.check_structure()  # before taking the write lock: it reads every page
         with store.transaction(write=True, action="opening the vault"):
             store.initialize()
-            store.check_structure()
             raw_id = store.get_meta("vault_id")
             check = store.get_meta("key_check")
             # Only a store that never held anything may be (re)started as a new
