@@ -33,7 +33,11 @@ def test_init_is_idempotent(home: Path) -> None:
     code2, out2, err2 = run(["--home", str(home), "init"])
     assert (code1, code2, err1, err2) == (0, 0, "", "")
     assert out1 == out2
-    assert out1.startswith("vault ") and out1.endswith(f" is ready at {home}\n")
+    first, second = out1.splitlines()
+    assert first.startswith("vault ") and first.endswith(f" is ready at {home}")
+    vault_id = first.split()[1]
+    key = home.parent / "config" / "memvault" / "keys" / f"{vault_id}.key"
+    assert second == f"master key: {key} (back it up apart from the home)"
 
 
 def test_home_defaults_to_env_then_dot_memvault(

@@ -89,6 +89,7 @@ def _open(args: argparse.Namespace) -> Vault:
 def _cmd_init(args: argparse.Namespace, out: IO[str]) -> int:
     with _open(args) as vault:
         print(f"vault {vault.vault_id} is ready at {vault.home}", file=out)
+        print(f"master key: {vault.key_source} (back it up apart from the home)", file=out)
     return EXIT_OK
 
 

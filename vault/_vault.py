@@ -41,10 +41,13 @@ class Vault:
     which is created with mode 0600 together with a new vault.
     """
 
-    def __init__(self, home: Path, store: Store, master: MasterKeys, handlers: Handlers) -> None:
+    def __init__(
+        self, home: Path, store: Store, master: MasterKeys, handlers: Handlers, key_source: str
+    ) -> None:
         self.home = home
         self._store = store
         self._master = master
+        self.key_source = key_source  # where the master key came from (never the key)
         self._handlers = handlers
         self._lock = threading.RLock()
         self._closed = False
@@ -90,14 +93,16 @@ class Vault:
             raise ConfigurationError(f"the vault home {home_path} is not a directory")
         store = Store(home_path / DB_NAME, durability=durability)
         try:
-            master = cls._open_keys(store, home_path, master_key_file)
+            master, key_source = cls._open_keys(store, home_path, master_key_file)
         except BaseException:
             store.close()
             raise
-        return cls(home_path, store, master, Handlers(max_file_bytes=max_file_bytes))
+        return cls(home_path, store, master, Handlers(max_file_bytes=max_file_bytes), key_source)
 
     @staticmethod
-    def _open_keys(store: Store, home: Path, key_file: str | os.PathLike[str] | None) -> MasterKeys:
+    def _open_keys(
+        store: Store, home: Path, key_file: str | os.PathLike[str] | None
+    ) -> tuple[MasterKeys, str]:
         """Find (or, for a new vault, make) the master key and prove it opens this vault.
 
         A new vault is made in steps that each survive a crash: its id is
@@ -139,7 +144,7 @@ class Vault:
         else:
             master = source.load(vault_id)
         MasterKeys.verify(master, vault_id, check, source.describe())
-        return MasterKeys(master, vault_id)
+        return MasterKeys(master, vault_id), source.describe()
 
     def memory_tool(self, user: str) -> MemoryTool:
         """The memory tool for one user: a ``BetaAbstractMemoryTool`` over their memories only."""
