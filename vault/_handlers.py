@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ._errors import CommandError
-from ._guard import MemoryPath, join, json_type, parse, show
+from ._guard import MAX_DEPTH, MAX_PATH_BYTES, MemoryPath, join, json_type, parse, show
 from ._namespace import ROOT, Namespace, Node
 
 MAX_LINES = 999_999
@@ -167,6 +167,23 @@ class Handlers:
         if len(chain) != len(path.parts) + 1 or chain[-1].is_dir:
             return None
         return chain[-2], chain[-1]
+
+    def _check_fits(self, ns: Namespace, old: MemoryPath, new: MemoryPath, node: Node) -> None:
+        """Refuse a directory move that would put something below it past the guard's
+        limits, where no command could reach it any more."""
+        _, entries = ns.tree(node, depth=MAX_DEPTH)
+        base = join(new.parts)
+        for entry in entries:
+            depth = len(new.parts) + len(entry.parts)
+            size = len(base.encode()) + len("/".join(("", *entry.parts)).encode())
+            if depth > MAX_DEPTH or size > MAX_PATH_BYTES:
+                reason = (
+                    f"a path inside it would be {depth} levels deep; the limit is {MAX_DEPTH}"
+                    if depth > MAX_DEPTH
+                    else f"a path inside it would be {size} bytes long; the limit is "
+                    f"{MAX_PATH_BYTES}"
+                )
+                raise CommandError(f"Error: Cannot rename {old.text} to {new.text}: {reason}.")
 
     def _parent_for(self, ns: Namespace, path: MemoryPath, chain: list[Node], verb: str) -> Node:
         """The directory a new entry at ``path`` goes into, creating missing ones.
@@ -350,6 +367,8 @@ class Handlers:
                 f"Error: Cannot rename the file {old.text} to {new.text}: a file path cannot "
                 "end with '/'."
             )
+        if node.is_dir:
+            self._check_fits(ns, old, new, node)
         parent = self._parent_for(ns, new, target, "rename to")
         ns.move(node, parent, new.parts[-1])
         return f"Successfully renamed {old.text} to {new.text}"
