@@ -86,7 +86,7 @@ def install_kill_point(point):
     elif point == "after_commit":
         real_open = Vault._open_keys
         def open_keys(store, home, key_file):
-            master = real_open(store, home, key_file)
+            master, _source = real_open(store, home, key_file)
             say("opened " + master.vault_id)
             die()
         Vault._open_keys = staticmethod(open_keys)

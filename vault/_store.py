@@ -12,7 +12,9 @@ concurrent writers queue on the lock instead of failing on upgrade), a deferred
 from __future__ import annotations
 
 import os
+import random
 import sqlite3
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
@@ -55,6 +57,8 @@ CREATE TABLE IF NOT EXISTS contents (
     blob    BLOB NOT NULL                     -- the file text, sealed
 );
 """
+
+_BUSY_SECONDS = 30.0
 
 # Bound on directory nesting the recursive queries follow: a tampered
 # parent pointer must not send a query around a loop.
@@ -118,10 +122,10 @@ class Store:
             fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
             os.close(fd)
             self._db = sqlite3.connect(
-                path, isolation_level=None, check_same_thread=False, timeout=30.0
+                path, isolation_level=None, check_same_thread=False, timeout=_BUSY_SECONDS
             )
-            self._db.execute("PRAGMA busy_timeout = 30000")
-            mode = self._db.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+            self._db.execute(f"PRAGMA busy_timeout = {int(_BUSY_SECONDS * 1000)}")
+            mode = self._enter_wal()
             if mode != "wal":
                 raise StorageError(f"the vault database could not switch to WAL mode ({mode})")
             self._db.execute(f"PRAGMA synchronous = {'FULL' if durability == 'full' else 'NORMAL'}")
@@ -134,6 +138,23 @@ class Store:
             raise StorageError(f"cannot open the vault database {path}: {exc.strerror}") from None
         except sqlite3.Error as exc:
             raise _storage_error(exc, "opening the database") from None
+
+    def _enter_wal(self) -> str:
+        """Switch a new database to WAL mode, waiting out other processes doing the same.
+
+        The switch needs an exclusive lock, and SQLite answers "locked" at once,
+        without its busy handler, when two connections would otherwise deadlock
+        upgrading their locks: the first open of a fresh home by several
+        processes meets exactly that, so retry for up to the busy timeout.
+        """
+        deadline = time.monotonic() + _BUSY_SECONDS
+        while True:
+            try:
+                return str(self._db.execute("PRAGMA journal_mode = WAL").fetchone()[0])
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.005 + random.random() * 0.02)  # noqa: S311 - jitter, not a secret
 
     def close(self) -> None:
         self._db.close()
