@@ -1,0 +1,216 @@
+"""The redaction filter: finds secrets and personal data, and applies a policy to them.
+
+Every write passes through :meth:`Redactor.apply` before anything reaches the
+store. The filter fails closed: an error inside it refuses the write
+(:class:`RedactionError`); it never lets text through unfiltered.
+
+Speed comes from RE2: all patterns are compiled into one ``re2.Set``, which
+tells in a single linear pass which rules can match at all; only those run
+their own ``finditer``. No pattern can backtrack.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import re2
+
+from ._errors import CommandError, ConfigurationError
+from ._rules import Action, Finding, Rule, label
+from ._validators import shannon_entropy
+
+# Markers the filter writes; text inside them is never scanned again, so
+# redacting twice gives the same text as redacting once.
+MARKER = re2.compile(
+    r"\[(?:REDACTED:[a-z0-9_]+|MASKED:[a-z0-9_]+:[^\]\s]{0,16}|PSEUDONYM:[a-z0-9_]+:[0-9a-f]{10})\]"
+)
+
+
+class RedactionError(CommandError):
+    """The filter could not do its part, so the write is refused."""
+
+
+class BlockedError(CommandError):
+    """The policy blocks a kind of data the write contains."""
+
+
+@dataclass(frozen=True, slots=True)
+class Configured:
+    """A rule as a policy runs it: with its action and mask length."""
+
+    rule: Rule
+    action: Action
+    keep: int
+
+
+@dataclass(frozen=True, slots=True)
+class Redacted:
+    """The text to store, and what was done to it (kinds and counts, never values)."""
+
+    text: str
+    findings: tuple[Finding, ...]
+
+    def counts(self) -> dict[Action, Counter[str]]:
+        out: dict[Action, Counter[str]] = {}
+        for finding in self.findings:
+            out.setdefault(finding.action, Counter())[finding.kind] += 1
+        return out
+
+    def note(self) -> str:
+        """``Note: 1 email and 1 api key were redacted before storage.`` or ``""``."""
+        verbs = {"redact": "redacted", "mask": "masked", "pseudonymize": "pseudonymized"}
+        clauses = []
+        for action, counter in self.counts().items():
+            items = [f"{n} {label(kind, n)}" for kind, n in sorted(counter.items())]
+            total = sum(counter.values())
+            clauses.append(f"{_and(items)} {'was' if total == 1 else 'were'} {verbs[action]}")
+        return f"Note: {_and(clauses, ', and ')} before storage." if clauses else ""
+
+
+def _and(items: Sequence[str], last: str = " and ") -> str:
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + last + items[-1]
+
+
+Pseudonymizer = Callable[[str, str], str]  # (kind, value) -> 10 hex characters
+
+
+class Redactor:
+    """A compiled policy: the rules to run, their actions, and the allowlists."""
+
+    def __init__(
+        self,
+        rules: Sequence[Configured],
+        *,
+        allow_exact: frozenset[str] = frozenset(),
+        allow_patterns: Sequence[str] = (),
+    ) -> None:
+        self._rules = list(rules)
+        self._compiled = []
+        self._set = re2.Set.SearchSet(_options())
+        for index, configured in enumerate(self._rules):
+            try:
+                compiled = re2.compile(configured.rule.pattern, _options())
+                added = self._set.Add(configured.rule.pattern)
+            except re2.error as exc:
+                raise ConfigurationError(
+                    f"detector {configured.rule.name}: its pattern is not valid RE2 ({exc})"
+                ) from None
+            if added != index:
+                raise ConfigurationError(f"detector {configured.rule.name}: could not be added")
+            self._compiled.append((compiled, compiled.groupindex.get("value", 0)))
+        try:
+            self._set.Compile()
+        except re2.error as exc:
+            raise ConfigurationError(
+                f"the detectors' patterns could not be compiled together ({exc})"
+            ) from None
+        self._allow_exact = allow_exact
+        self._allow = [re2.compile(p, _options()) for p in allow_patterns]
+
+    @property
+    def rules(self) -> list[Configured]:
+        return list(self._rules)
+
+    def scan(self, text: str) -> list[Finding]:
+        """Every finding in ``text``, overlaps resolved, in order of position."""
+        if not self._rules or not text:
+            return []
+        hits = self._set.Match(text) or []
+        if not hits:
+            return []
+        lowered = text.lower()
+        markers = [m.span() for m in MARKER.finditer(text)] if "[" in text else []
+        found: list[tuple[int, int, int, Finding]] = []
+        for index in hits:
+            configured = self._rules[index]
+            rule = configured.rule
+            if rule.keywords and not any(k in lowered for k in rule.keywords):
+                continue
+            compiled, group = self._compiled[index]
+            for match in compiled.finditer(text):
+                start, end = match.span(group)
+                if start < 0 or start == end:
+                    continue
+                if not self._keep(rule, text, lowered, start, end, markers):
+                    continue
+                finding = Finding(
+                    rule.name, rule.kind, rule.category, start, end, configured.action
+                )
+                found.append((rule.priority, end - start, -start, finding))
+        return _resolve(found)
+
+    def _keep(
+        self,
+        rule: Rule,
+        text: str,
+        lowered: str,
+        start: int,
+        end: int,
+        markers: list[tuple[int, int]],
+    ) -> bool:
+        value = text[start:end]
+        if any(s < end and start < e for s, e in markers):
+            return False
+        if value in self._allow_exact or any(p.fullmatch(value) for p in self._allow):
+            return False
+        if rule.min_entropy and shannon_entropy(value) < rule.min_entropy:
+            return False
+        if rule.context:
+            window = lowered[max(0, start - rule.window) : end]
+            if not any(word in window for word in rule.context):
+                return False
+        return rule.validator is None or rule.validator(value)
+
+    def apply(self, text: str, pseudonym: Pseudonymizer) -> Redacted:
+        """The text with every finding handled by its action; raises BlockedError."""
+        findings = self.scan(text)
+        blocked = sorted({f.kind for f in findings if f.action == "block"})
+        if blocked:
+            raise BlockedError(
+                f"Error: The write was refused: it contains {_and([label(k) for k in blocked])}, "
+                "which this vault's policy does not allow to be stored. Remove it and try again."
+            )
+        if not findings:
+            return Redacted(text, ())
+        keep = {c.rule.name: c.keep for c in self._rules}
+        out, last = [], 0
+        for f in findings:
+            out.append(text[last : f.start])
+            out.append(_replacement(f, text[f.start : f.end], keep[f.rule], pseudonym))
+            last = f.end
+        out.append(text[last:])
+        return Redacted("".join(out), tuple(findings))
+
+
+def _replacement(finding: Finding, value: str, keep: int, pseudonym: Pseudonymizer) -> str:
+    if finding.action == "mask":
+        tail = "".join(ch for ch in value if ch.isalnum())[-keep:] if keep else ""
+        return f"[MASKED:{finding.kind}:{tail}]"
+    if finding.action == "pseudonymize":
+        return f"[PSEUDONYM:{finding.kind}:{pseudonym(finding.kind, _normalize(value))}]"
+    return f"[REDACTED:{finding.kind}]"
+
+
+def _normalize(value: str) -> str:
+    """The form pseudonyms are keyed on: case and spacing do not make a new person."""
+    return " ".join(value.casefold().split())
+
+
+def _resolve(found: list[tuple[int, int, int, Finding]]) -> list[Finding]:
+    """Keep the best of overlapping findings: higher priority, then longer, then earlier."""
+    kept: list[Finding] = []
+    for _, _, _, finding in sorted(found, key=lambda t: (t[0], t[1], t[2]), reverse=True):
+        if all(finding.end <= k.start or k.end <= finding.start for k in kept):
+            kept.append(finding)
+    return sorted(kept, key=lambda f: f.start)
+
+
+def _options() -> re2.Options:
+    options = re2.Options()
+    options.max_mem = 64 << 20  # room for the combined set's DFA
+    options.log_errors = False  # errors are raised to us; RE2's own log would go to stderr
+    return options

@@ -1,0 +1,87 @@
+"""What a detection rule is: a row of data, not code.
+
+A rule says what to look for (an RE2 pattern), when to bother (keywords that
+must occur somewhere in the text), how to tell a real finding from a
+look-alike (a validator, context words, an entropy floor, an allowlist), and
+what kind of data it found (``kind``, used in markers and notes).
+
+Patterns are RE2 syntax (no look-around, no back-references), so every rule
+runs in time linear in the text. A named group ``value`` marks the part that is
+redacted; without it the whole match is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Literal
+
+Category = Literal["secret", "personal"]
+Action = Literal["redact", "mask", "pseudonymize", "block"]
+ACTIONS: tuple[Action, ...] = ("redact", "mask", "pseudonymize", "block")
+
+# Human names of kinds, for notes to the model ("1 email and 2 api keys were redacted").
+_LABELS: dict[str, tuple[str, str]] = {
+    "api_key": ("api key", "api keys"),
+    "password": ("password", "passwords"),
+    "private_key": ("private key", "private keys"),
+    "credential": ("credential", "credentials"),
+    "auth_header": ("authorization header", "authorization headers"),
+    "cookie": ("cookie", "cookies"),
+    "jwt": ("token", "tokens"),
+    "secret": ("secret", "secrets"),
+    "email": ("email", "emails"),
+    "phone": ("phone number", "phone numbers"),
+    "ssn": ("social security number", "social security numbers"),
+    "card_number": ("card number", "card numbers"),
+    "iban": ("IBAN", "IBANs"),
+    "ip_address": ("IP address", "IP addresses"),
+    "date_of_birth": ("date of birth", "dates of birth"),
+    "passport": ("passport number", "passport numbers"),
+    "national_id": ("national id", "national ids"),
+    "street_address": ("street address", "street addresses"),
+    "person_name": ("name", "names"),
+}
+
+
+def label(kind: str, count: int = 1) -> str:
+    """The human name of a kind, singular or plural."""
+    one, many = _LABELS.get(kind, (kind.replace("_", " "), kind.replace("_", " ") + "s"))
+    return one if count == 1 else many
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """One detector.
+
+    ``keywords`` are lower-case literals; when given, the rule runs only on text
+    that contains one of them (case-insensitively). ``context`` words, when
+    given, must occur within ``window`` characters before the match (or inside
+    it). ``validator`` receives the value and returns False for a look-alike.
+    ``min_entropy`` is a floor in bits per character of the value.
+    """
+
+    name: str
+    kind: str
+    category: Category
+    pattern: str
+    keywords: tuple[str, ...] = ()
+    validator: Callable[[str], bool] | None = None
+    context: tuple[str, ...] = ()
+    window: int = 48
+    min_entropy: float = 0.0
+    keep: int = 4  # characters kept at the end when the action is "mask"
+    priority: int = 0  # the higher wins where findings overlap
+    description: str = field(default="", compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One thing a rule found: where, what kind, and what the policy does with it."""
+
+    rule: str
+    kind: str
+    category: Category
+    start: int
+    end: int
+    action: Action
