@@ -13,11 +13,13 @@ import json
 import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import IO
 
 from anthropic.lib.tools import ToolError
 
 from ._errors import UsageError, VaultError
+from ._policy import load as load_policy
 from ._tool import MemoryTool
 from ._vault import Vault
 
@@ -51,6 +53,11 @@ def _parser() -> argparse.ArgumentParser:
         help="the master key file, kept outside the home (default: $MEMVAULT_MASTER_KEY_FILE, "
         "else ~/.config/memvault/keys/<vault id>.key; $MEMVAULT_MASTER_KEY overrides both)",
     )
+    parser.add_argument(
+        "--policy",
+        metavar="P",
+        help="the redaction policy: a built-in name or a .toml file (default: default)",
+    )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     commands.required = True
 
@@ -75,6 +82,28 @@ def _parser() -> argparse.ArgumentParser:
     demo.add_argument(
         "--keep", action="store_true", help="keep the demo's home and key instead of removing them"
     )
+    redact = commands.add_parser(
+        "redact",
+        help="show what a policy would do to a text",
+        description="Run the redaction filter over a text, as a write would, and print the "
+        "redacted text and a table of findings (type, detector, action, position). Nothing is "
+        "stored; no vault is needed.",
+    )
+    redact.add_argument("file", nargs="?", default="-", help="the text to check (default: stdin)")
+    redact.add_argument("--policy", dest="redact_policy", metavar="P", help="the policy to apply")
+    redact.add_argument("--json", action="store_true", help="print one JSON object instead")
+    policy = commands.add_parser(
+        "policy", help="work with redaction policies", description="Work with redaction policies."
+    )
+    policy_commands = policy.add_subparsers(dest="policy_command", metavar="ACTION")
+    policy_commands.required = True
+    check = policy_commands.add_parser(
+        "check",
+        help="validate a policy file",
+        description="Load a policy as Vault.open would and report what it enables, or the file, "
+        "line and problem that make it invalid.",
+    )
+    check.add_argument("policy_file", metavar="P", help="a built-in policy name or a .toml file")
     return parser
 
 
@@ -83,7 +112,7 @@ def _home(args: argparse.Namespace) -> str:
 
 
 def _open(args: argparse.Namespace) -> Vault:
-    return Vault.open(_home(args), master_key_file=args.master_key_file)
+    return Vault.open(_home(args), master_key_file=args.master_key_file, policy=args.policy)
 
 
 def _cmd_init(args: argparse.Namespace, out: IO[str]) -> int:
@@ -134,7 +163,41 @@ def _cmd_demo(args: argparse.Namespace, out: IO[str]) -> int:
     return run(out, keep=args.keep)
 
 
-_COMMANDS = {"init": _cmd_init, "exec": _cmd_exec, "demo": _cmd_demo}
+def _cmd_redact(args: argparse.Namespace, out: IO[str]) -> int:
+    from ._operator import redact_report
+
+    policy = load_policy(args.redact_policy or args.policy)
+    if args.file == "-":
+        raw = sys.stdin.buffer.read()
+        source = "stdin"
+    else:
+        try:
+            raw = Path(args.file).read_bytes()
+        except OSError as exc:
+            raise UsageError(f"cannot read {args.file}: {exc.strerror}") from None
+        source = args.file
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise UsageError(f"{source} is not UTF-8 text (byte {exc.start})") from None
+    out.write(redact_report(policy, text, as_json=args.json))
+    return EXIT_OK
+
+
+def _cmd_policy(args: argparse.Namespace, out: IO[str]) -> int:
+    from ._operator import policy_summary
+
+    out.write(policy_summary(load_policy(args.policy_file)))
+    return EXIT_OK
+
+
+_COMMANDS = {
+    "init": _cmd_init,
+    "exec": _cmd_exec,
+    "demo": _cmd_demo,
+    "redact": _cmd_redact,
+    "policy": _cmd_policy,
+}
 
 
 def main(

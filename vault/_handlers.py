@@ -9,104 +9,18 @@ Paths in results are the values as the model sent them.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from ._errors import CommandError
-from ._guard import MAX_DEPTH, MAX_PATH_BYTES, MemoryPath, join, json_type, parse, show
-from ._namespace import ROOT, Namespace, Node
+from ._guard import MAX_DEPTH, MAX_PATH_BYTES, MemoryPath, join
+from ._input import Command
+from ._namespace import Namespace, Node
+from ._redact import Redacted
+from ._screen import Screen
 
 MAX_LINES = 999_999
 DEFAULT_MAX_FILE_BYTES = 1024 * 1024
 _HIDDEN_NAMES = frozenset({"node_modules"})
-
-
-# -- checked commands --------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Command:
-    """A command whose fields have the right types and whose paths passed the guard."""
-
-    name: str
-    args: Mapping[str, Any]
-
-    @property
-    def writes(self) -> bool:
-        return self.name != "view"
-
-
-def _field(raw: Mapping[str, Any], name: str, command: str) -> Any:
-    if name not in raw:
-        raise CommandError(f"Error: The `{command}` command requires the `{name}` parameter.")
-    return raw[name]
-
-
-def _text(raw: Mapping[str, Any], name: str, command: str) -> str:
-    value = _field(raw, name, command)
-    if not isinstance(value, str):
-        raise CommandError(f"Error: `{name}` must be a string, got {json_type(value)}.")
-    try:
-        value.encode()
-    except UnicodeEncodeError as exc:
-        raise CommandError(
-            f"Error: `{name}` is not valid UTF-8 text (an unpaired surrogate at position "
-            f"{exc.start}). Send text as UTF-8."
-        ) from None
-    return value
-
-
-def _int(value: Any, name: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise CommandError(f"Error: `{name}` must be an integer, got {json_type(value)}.")
-    return value
-
-
-def check(raw: object) -> Command:
-    """Turn a tool input into a :class:`Command`, or refuse it with a clear error."""
-    if not isinstance(raw, Mapping):
-        raise CommandError(
-            f"Error: The tool input must be an object with a `command` field, got {json_type(raw)}."
-        )
-    if "command" not in raw:
-        raise CommandError(
-            "Error: The tool input has no `command` field. Use one of: view, create, "
-            "str_replace, insert, delete, rename."
-        )
-    name = raw["command"]
-    if not isinstance(name, str) or name not in _HANDLERS:
-        shown = show(name, 40) if isinstance(name, str) else json_type(name)
-        raise CommandError(
-            f"Error: Unknown command {shown}. Use one of: view, create, str_replace, insert, "
-            "delete, rename."
-        )
-    args: dict[str, Any] = {}
-    if name == "rename":
-        args["old_path"] = parse(_field(raw, "old_path", name), "old_path")
-        args["new_path"] = parse(_field(raw, "new_path", name), "new_path")
-    else:
-        args["path"] = parse(_field(raw, "path", name), "path")
-    if name == "view":
-        view_range = raw.get("view_range")
-        if view_range is not None:
-            if not isinstance(view_range, list | tuple) or len(view_range) != 2:
-                raise CommandError(
-                    "Error: `view_range` must be a list of two integers [start, end] "
-                    "(end = -1 reads to the end of the file)."
-                )
-            args["view_range"] = (
-                _int(view_range[0], "view_range"),
-                _int(view_range[1], "view_range"),
-            )
-    elif name == "create":
-        args["file_text"] = _text(raw, "file_text", name)
-    elif name == "str_replace":
-        args["old_str"] = _text(raw, "old_str", name)
-        args["new_str"] = _text(raw, "new_str", name)
-    elif name == "insert":
-        args["insert_line"] = _int(_field(raw, "insert_line", name), "insert_line")
-        args["insert_text"] = _text(raw, "insert_text", name)
-    return Command(name, args)
 
 
 # -- formatting ----------------------------------------------------------------------
@@ -144,7 +58,8 @@ def _missing_please(path: MemoryPath) -> CommandError:
 class Handlers:
     """The command logic, with the limits of one deployment."""
 
-    def __init__(self, *, max_file_bytes: int = DEFAULT_MAX_FILE_BYTES) -> None:
+    def __init__(self, screen: Screen, *, max_file_bytes: int = DEFAULT_MAX_FILE_BYTES) -> None:
+        self.screen = screen
         self.max_file_bytes = max_file_bytes
 
     def run(self, ns: Namespace, command: Command) -> str:
@@ -262,10 +177,11 @@ class Handlers:
             raise CommandError(
                 f"Error: Cannot create {path.text}: a file path cannot end with '/'."
             )
-        self._check_size(path, text)
+        stored = self.screen.text(text, ns.pseudonym)
+        self._check_size(path, stored.text)
         parent = self._parent_for(ns, path, chain, "create")
-        ns.create_file(parent, path.parts[-1], text)
-        return f"File created successfully at: {path.text}"
+        ns.create_file(parent, path.parts[-1], stored.text)
+        return _with_note(f"File created successfully at: {path.text}", stored)
 
     def str_replace(self, ns: Namespace, args: Mapping[str, Any]) -> str:
         path: MemoryPath = args["path"]
@@ -280,9 +196,16 @@ class Handlers:
         text = ns.read(node)
         first = text.find(old)
         if first == -1:
+            # The stored text is redacted: match what the model wrote in its redacted form,
+            # so a line that had an e-mail in it can still be edited.
+            screened = self.screen.text(old, ns.pseudonym).text
+            if screened != old:
+                old = screened
+                first = text.find(old)
+        if first == -1:
             raise CommandError(
-                f"No replacement was performed, old_str `{old}` did not appear verbatim "
-                f"in {path.text}."
+                f"No replacement was performed, old_str `{self.screen.render(old)}` did not "
+                f"appear verbatim in {path.text}."
             )
         if text.find(old, first + 1) != -1:
             lines: list[int] = []
@@ -293,19 +216,22 @@ class Handlers:
                     lines.append(line)
                 at = text.find(old, at + 1)
             raise CommandError(
-                f"No replacement was performed. Multiple occurrences of old_str `{old}` in lines: "
-                f"{', '.join(map(str, lines))}. Please ensure it is unique"
+                f"No replacement was performed. Multiple occurrences of old_str "
+                f"`{self.screen.render(old)}` in lines: {', '.join(map(str, lines))}. "
+                "Please ensure it is unique"
             )
-        result = text[:first] + new + text[first + len(old) :]
-        self._check_size(path, result)
-        ns.write(parent, node, result)
+        # The whole result is screened again: a secret assembled across edits is caught.
+        stored = self.screen.text(text[:first] + new + text[first + len(old) :], ns.pseudonym)
+        self._check_size(path, stored.text)
+        ns.write(parent, node, stored.text)
         start_line = text.count("\n", 0, first)
         end_line = start_line + new.count("\n")
-        all_lines = result.split("\n")
+        all_lines = stored.text.split("\n")
         lo, hi = max(0, start_line - 2), min(len(all_lines), end_line + 3)
-        return (
+        return _with_note(
             "The memory file has been edited. Here is the snippet showing the change "
-            "(with line numbers):\n" + number_lines(all_lines[lo:hi], lo + 1)
+            "(with line numbers):\n" + number_lines(all_lines[lo:hi], lo + 1),
+            stored,
         )
 
     def insert(self, ns: Namespace, args: Mapping[str, Any]) -> str:
@@ -331,10 +257,10 @@ class Handlers:
         if offset > len(text):  # appending to a text without a final newline
             offset = len(text)
             block = "\n" + block
-        result = text[:offset] + block + text[offset:]
-        self._check_size(path, result)
-        ns.write(parent, node, result)
-        return f"The file {path.text} has been edited."
+        stored = self.screen.text(text[:offset] + block + text[offset:], ns.pseudonym)
+        self._check_size(path, stored.text)
+        ns.write(parent, node, stored.text)
+        return _with_note(f"The file {path.text} has been edited.", stored)
 
     def delete(self, ns: Namespace, args: Mapping[str, Any]) -> str:
         path: MemoryPath = args["path"]
@@ -374,6 +300,12 @@ class Handlers:
         return f"Successfully renamed {old.text} to {new.text}"
 
 
+def _with_note(result: str, stored: Redacted) -> str:
+    """A result, followed by what the filter did (kinds and counts only), if anything."""
+    note = stored.note()
+    return f"{result}\n\n{note}" if note else result
+
+
 _HANDLERS: dict[str, Callable[[Handlers, Namespace, Mapping[str, Any]], str]] = {
     "view": Handlers.view,
     "create": Handlers.create,
@@ -383,4 +315,4 @@ _HANDLERS: dict[str, Callable[[Handlers, Namespace, Mapping[str, Any]], str]] = 
     "rename": Handlers.rename,
 }
 
-__all__ = ["ROOT", "Command", "Handlers", "check", "format_size", "number_lines"]
+__all__ = ["Handlers", "format_size", "number_lines"]

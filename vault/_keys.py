@@ -227,7 +227,7 @@ def _link_named(path: Path, data: bytes) -> bool:
 class MasterKeys:
     """The keys derived from a vault's master key."""
 
-    __slots__ = ("_kek", "_names", "_user_index", "vault_id")
+    __slots__ = ("_kek", "_names", "_pseudonyms", "_user_index", "vault_id")
 
     def __init__(self, master: Key, vault_id: str) -> None:
         salt = bytes.fromhex(vault_id)
@@ -235,6 +235,8 @@ class MasterKeys:
         self._kek = Sealer(_crypto.derive(master, "memvault/v1/kek", salt=salt), 1)
         self._names = Sealer(_crypto.derive(master, "memvault/v1/user-names", salt=salt), 1)
         self._user_index = _crypto.derive(master, "memvault/v1/user-index", salt=salt)
+        # Not a data key: pseudonyms must stay stable when a user's data keys rotate.
+        self._pseudonyms = _crypto.derive(master, "memvault/v1/pseudonyms", salt=salt)
 
     def __repr__(self) -> str:
         return f"<MasterKeys vault={self.vault_id}>"
@@ -266,6 +268,11 @@ class MasterKeys:
 
     def user_token(self, user: str) -> bytes:
         return _crypto.mac(self._user_index, user.encode())
+
+    def pseudonym(self, token: bytes, kind: str, value: str) -> str:
+        """A keyed, per-user stable token for a value: equal values give equal tokens
+        for one user, and nothing about the value can be learned from it."""
+        return _crypto.mac(self._pseudonyms, _crypto.context(token, kind, value)).hex()[:10]
 
     def seal_user_name(self, user: str, token: bytes) -> bytes:
         return self._names.seal(user.encode(), _crypto.context("user-name", token))

@@ -106,6 +106,10 @@ class Namespace:
         assert self._keyring is not None, "used outside a transaction"
         return self._keyring.primary
 
+    def pseudonym(self, kind: str, value: str) -> str:
+        """This user's stable pseudonym for a value the redaction policy pseudonymizes."""
+        return self._master.pseudonym(self._token, kind, value)
+
     # -- sealing ---------------------------------------------------------------
 
     def _lookup(self, parent: Node, name: str) -> bytes:

@@ -20,7 +20,7 @@ import re2
 
 from . import _rules_personal, _rules_secrets
 from ._errors import ConfigurationError
-from ._redact import Configured, Redactor
+from ._redact import Configured, Redactor, re2_message
 from ._rules import ACTIONS, Action, Rule
 from ._validators import VALIDATORS
 
@@ -216,7 +216,9 @@ def _check_pattern(check: _Checker, line: int, pattern: str) -> None:
     try:
         re2.compile(pattern)
     except re2.error as exc:
-        raise check.fail(line, f"pattern {pattern!r} is not valid RE2 syntax ({exc})") from None
+        raise check.fail(
+            line, f"pattern {pattern!r} is not valid RE2 syntax ({re2_message(exc)})"
+        ) from None
 
 
 def _custom(

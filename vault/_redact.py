@@ -97,7 +97,8 @@ class Redactor:
                 added = self._set.Add(configured.rule.pattern)
             except re2.error as exc:
                 raise ConfigurationError(
-                    f"detector {configured.rule.name}: its pattern is not valid RE2 ({exc})"
+                    f"detector {configured.rule.name}: its pattern is not valid RE2 "
+                    f"({re2_message(exc)})"
                 ) from None
             if added != index:
                 raise ConfigurationError(f"detector {configured.rule.name}: could not be added")
@@ -106,7 +107,7 @@ class Redactor:
             self._set.Compile()
         except re2.error as exc:
             raise ConfigurationError(
-                f"the detectors' patterns could not be compiled together ({exc})"
+                f"the detectors' patterns could not be compiled together ({re2_message(exc)})"
             ) from None
         self._allow_exact = allow_exact
         self._allow = [re2.compile(p, _options()) for p in allow_patterns]
@@ -207,6 +208,12 @@ def _resolve(found: list[tuple[int, int, int, Finding]]) -> list[Finding]:
         if all(finding.end <= k.start or k.end <= finding.start for k in kept):
             kept.append(finding)
     return sorted(kept, key=lambda f: f.start)
+
+
+def re2_message(exc: Exception) -> str:
+    """RE2's error text (the binding hands it over as bytes)."""
+    message = exc.args[0] if exc.args else exc
+    return message.decode("utf-8", "replace") if isinstance(message, bytes) else str(message)
 
 
 def _options() -> re2.Options:

@@ -22,7 +22,8 @@ from anthropic.types.beta import (
 )
 
 from ._errors import CommandError, IntegrityError, VaultError
-from ._handlers import Handlers, check
+from ._handlers import Handlers
+from ._input import check
 from ._log import log as _log
 from ._namespace import Namespace
 
@@ -85,7 +86,7 @@ class MemoryTool(BetaAbstractMemoryTool):
     def _run(self, raw: Any) -> str:
         name = raw.get("command") if isinstance(raw, dict) else None
         try:
-            command = check(raw)
+            command = check(raw, self._handlers.screen)
             with self._lock, self._ns.transaction(write=command.writes):
                 return self._handlers.run(self._ns, command)
         except CommandError as exc:

@@ -13,6 +13,8 @@ from ._errors import ConfigurationError, IntegrityError, StorageError, UsageErro
 from ._handlers import DEFAULT_MAX_FILE_BYTES, Handlers
 from ._keys import KeySource, MasterKeys
 from ._namespace import Namespace
+from ._policy import load as load_policy
+from ._screen import Screen
 from ._store import Durability, Store
 from ._tool import MemoryTool
 
@@ -67,8 +69,13 @@ class Vault:
         master_key_file: str | os.PathLike[str] | None = None,
         durability: Durability = "full",
         max_file_bytes: int = DEFAULT_MAX_FILE_BYTES,
+        policy: str | os.PathLike[str] | None = None,
     ) -> Vault:
         """Open the vault at ``home``, creating it (and its master key) on first use.
+
+        ``policy`` names the redaction policy every write passes: a built-in
+        policy's name (``"default"`` when omitted) or the path of a TOML file; an
+        invalid policy fails here, naming the file, the line and the problem.
 
         ``durability="full"`` (the default) makes every acknowledged write survive
         a power loss; ``"normal"`` survives a crash of the process but may lose
@@ -82,6 +89,7 @@ class Vault:
             or max_file_bytes < 1
         ):
             raise UsageError("max_file_bytes must be a positive integer")
+        screen = Screen(load_policy(policy).redactor)
         home_path = Path(home).expanduser().absolute()
         try:
             home_path.mkdir(mode=0o700, parents=True, exist_ok=True)
@@ -97,7 +105,9 @@ class Vault:
         except BaseException:
             store.close()
             raise
-        return cls(home_path, store, master, Handlers(max_file_bytes=max_file_bytes), key_source)
+        return cls(
+            home_path, store, master, Handlers(screen, max_file_bytes=max_file_bytes), key_source
+        )
 
     @staticmethod
     def _open_keys(
