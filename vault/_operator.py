@@ -83,9 +83,18 @@ def policy_summary(policy: Policy) -> str:
         actions[configured.action] += 1
         categories[configured.rule.category] += 1
     by_action = ", ".join(f"{n} {a}" for a, n in sorted(actions.items()))
+    rows = [("detector", "kind", "category", "action")] + [
+        (c.rule.name, c.rule.kind, c.rule.category, c.action)
+        for c in sorted(policy.redactor.rules, key=lambda c: (c.rule.category, c.rule.name))
+    ]
+    widths = [max(len(row[i]) for row in rows) for i in range(4)]
+    table = "".join(
+        "  " + "  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip() + "\n"
+        for row in rows
+    )
     return (
         f"policy {policy.name!r} ({os.fspath(policy.path)}) is valid\n"
         f"detectors on: {sum(categories.values())} ({categories['secret']} secret, "
         f"{categories['personal']} personal); actions: {by_action}\n"
-        f"sha256: {policy.digest}\n"
+        f"sha256: {policy.digest}\n{table}"
     )
