@@ -152,7 +152,7 @@ def test_paths_with_personal_data_are_refused_not_rewritten(tool: MemoryTool) ->
     """create and rename refuse a name carrying an e-mail; the message shows it redacted."""
     message = refused(tool, command="create", path=f"/memories/{EMAIL}/a.md", file_text="x")
     assert message == (
-        "Error: The path /memories/[REDACTED:email]/a.md was refused: it contains email. "
+        "Error: The path /memories/[REDACTED:email]/a.md was refused: it contains an email. "
         "File and directory names must not carry secrets or personal data; choose another name."
     )
     call(tool, command="create", path="/memories/a.md", file_text="x")
@@ -178,7 +178,7 @@ def test_block_refuses_and_stores_nothing(tool: MemoryTool) -> None:
     before = listing(tool)
     message = refused(tool, command="create", path="/memories/key.md", file_text=f"key:\n{PEM}\n")
     assert message == (
-        "Error: The write was refused: it contains private key, which this vault's policy "
+        "Error: The write was refused: it contains a private key, which this vault's policy "
         "does not allow to be stored. Remove it and try again."
     )
     assert listing(tool) == before

@@ -104,7 +104,40 @@ def _session(out: IO[str], home: Path, key_file: Path) -> None:
     _call(out, alice, {"command": "view", "path": "/memories"})
     _say(out)
 
-    _say(out, "2. Bob's agent uses the same paths, and sees none of Alice's memories")
+    _say(out, "2. Secrets and personal data are stripped before anything is stored")
+    _call(
+        out,
+        alice,
+        {
+            "command": "create",
+            "path": "/memories/tickets/4711.md",
+            "file_text": "Customer: jane.doe@acme-health.io\nCard on file: 4111 1111 1111 1111\n"
+            "Deploy key: AKIAQ3EGRT5XJ7KLMN2P\n",
+        },
+    )
+    _call(out, alice, {"command": "view", "path": "/memories/tickets/4711.md"})
+    _call(
+        out,
+        alice,
+        {
+            "command": "str_replace",
+            "path": "/memories/tickets/4711.md",
+            "old_str": "Customer: jane.doe@acme-health.io",
+            "new_str": "Customer: (see CRM)",
+        },
+    )
+    _call(
+        out,
+        alice,
+        {
+            "command": "create",
+            "path": "/memories/jane.doe@acme-health.io/notes.md",
+            "file_text": "x",
+        },
+    )
+    _say(out)
+
+    _say(out, "3. Bob's agent uses the same paths, and sees none of Alice's memories")
     _call(out, bob, {"command": "view", "path": "/memories"})
     _call(out, bob, {"command": "view", "path": f"/memories/{_NAME_MARKER}/preferences.md"})
     _call(
@@ -120,7 +153,7 @@ def _session(out: IO[str], home: Path, key_file: Path) -> None:
     _call(out, alice, {"command": "view", "path": f"/memories/{_NAME_MARKER}/preferences.md"})
     _say(out)
 
-    _say(out, "3. Hostile paths are refused before anything is touched")
+    _say(out, "4. Hostile paths are refused before anything is touched")
     for path in (
         "/memories/../etc/passwd",
         "/memories/%2e%2e/secrets",
@@ -130,7 +163,7 @@ def _session(out: IO[str], home: Path, key_file: Path) -> None:
         _call(out, alice, {"command": "view", "path": path})
     _say(out)
 
-    _say(out, "4. Renames move whole directories")
+    _say(out, "5. Renames move whole directories")
     _call(
         out,
         alice,
@@ -143,14 +176,14 @@ def _session(out: IO[str], home: Path, key_file: Path) -> None:
     _call(out, alice, {"command": "view", "path": "/memories"})
     _say(out)
 
-    _say(out, "5. What is on disk, while the vault is open: ciphertext only")
+    _say(out, "6. What is on disk, while the vault is open: ciphertext only")
     found = []
     total = 0
     for file in sorted(p for p in home.rglob("*") if p.is_file()):
         data = file.read_bytes()
         total += len(data)
         _say(out, f"  {file.relative_to(home)}: {len(data):,} bytes")
-        for marker in (_MARKER, _NAME_MARKER, "alice", "# Alice"):
+        for marker in (_MARKER, _NAME_MARKER, "alice", "# Alice", "jane.doe", "4111"):
             if marker.encode() in data:
                 found.append((file.name, marker))
     _say(
@@ -160,7 +193,7 @@ def _session(out: IO[str], home: Path, key_file: Path) -> None:
     vault.close()
     _say(out)
 
-    _say(out, "6. A copy of the home without the master key decrypts nothing")
+    _say(out, "7. A copy of the home without the master key decrypts nothing")
     stolen_key = key_file.with_name("copy-without-key.key")
     try:
         Vault.open(home, master_key_file=stolen_key)

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import re2
 
 from ._errors import CommandError, ConfigurationError
-from ._rules import Action, Finding, Rule, label
+from ._rules import Action, Finding, Rule, a_label, label
 from ._validators import shannon_entropy
 
 # Markers the filter writes; text inside them is never scanned again, so
@@ -172,7 +172,7 @@ class Redactor:
         blocked = sorted({f.kind for f in findings if f.action == "block"})
         if blocked:
             raise BlockedError(
-                f"Error: The write was refused: it contains {_and([label(k) for k in blocked])}, "
+                f"Error: The write was refused: it contains {_and([a_label(k) for k in blocked])}, "
                 "which this vault's policy does not allow to be stored. Remove it and try again."
             )
         if not findings:

@@ -50,6 +50,12 @@ def label(kind: str, count: int = 1) -> str:
     return one if count == 1 else many
 
 
+def a_label(kind: str) -> str:
+    """The human name with its article: ``an email``, ``a card number``, ``an IBAN``."""
+    name = label(kind)
+    return f"{'an' if name[0].lower() in 'aeiou' or name[:2] == 'IP' else 'a'} {name}"
+
+
 @dataclass(frozen=True, slots=True)
 class Rule:
     """One detector.

@@ -13,7 +13,7 @@ from ._errors import CommandError, PathError
 from ._guard import MemoryPath, parse, show
 from ._log import log
 from ._redact import Pseudonymizer, Redacted, RedactionError, Redactor
-from ._rules import Finding, label
+from ._rules import Finding, a_label
 
 _FAILED = (
     "Error: The redaction filter could not check this input, so nothing was stored. "
@@ -30,7 +30,7 @@ def _encodes(text: str) -> bool:
 
 
 def _and(kinds: list[str]) -> str:
-    names = [label(k) for k in kinds]
+    names = [a_label(k) for k in kinds]
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
