@@ -68,7 +68,7 @@ def check(raw: object, screen: Screen) -> Command:
         )
     name = raw["command"]
     if not isinstance(name, str) or name not in COMMANDS:
-        shown = show(name, 40) if isinstance(name, str) else json_type(name)
+        shown = screen.render(show(name, 40)) if isinstance(name, str) else json_type(name)
         raise CommandError(
             f"Error: Unknown command {shown}. Use one of: view, create, str_replace, insert, "
             "delete, rename."
