@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from vault import MemoryTool, Vault
 from vault._policy import PolicyError, load
 from vault._redact import Redactor
+from vault._validators import VALIDATORS
 
 EMAIL = "jane.doe@acme-health.io"
 CARD = "4111 1111 1111 1111"
@@ -288,8 +289,8 @@ def test_invalid_policy_fails_at_open_naming_file_and_line(home: Path, tmp_path:
         (
             '[[custom]]\nname = "emp"\npattern = "EMP-\\\\d+"\nvalidator = "crc"\n',
             2,
-            "custom detector 'emp': unknown validator 'crc' (use one of aadhaar, github_token, "
-            "iban, luhn, nhs_number, us_ssn, verhoeff)",
+            "custom detector 'emp': unknown validator 'crc' "
+            f"(use one of {', '.join(sorted(VALIDATORS))})",
         ),
     ],
 )
@@ -399,6 +400,6 @@ def test_cli_redact_and_policy_check(tmp_path: Path, capsys: pytest.CaptureFixtu
     bad = _policy(tmp_path, '[detectors]\nemial = "redact"\n')
     assert main(["policy", "check", str(bad)]) == 1
     assert capsys.readouterr().err == (
-        f"memvault: error: {bad}:3: unknown detector 'emial' (did you mean 'email'?)\n"
+        f"memvault: error: {bad}:3: unknown detector or kind 'emial' (did you mean 'email'?)\n"
         "memvault: hint: see policies/README.md for the policy format\n"
     )

@@ -85,7 +85,16 @@ def load(source: str | os.PathLike[str] | None = None) -> Policy:
         raise PolicyError(f"{path}: the policy is not UTF-8 text") from None
     except tomllib.TOMLDecodeError as exc:
         raise PolicyError(f"{path}: not valid TOML: {exc}") from None
-    return _build(path, text, data, hashlib.sha256(raw).hexdigest())
+    digest = hashlib.sha256(raw).hexdigest()
+    cached = _LOADED.get((str(path), digest))
+    if cached is None:
+        cached = _LOADED[(str(path), digest)] = _build(path, text, data, digest)
+    return cached
+
+
+# Compiled policies by file and content: compiling every pattern takes milliseconds, and a
+# process opens vaults with the same policy again and again. A changed file is a new key.
+_LOADED: dict[tuple[str, str], Policy] = {}
 
 
 class _Checker:
@@ -157,13 +166,22 @@ def _build(path: Path, text: str, data: dict[str, Any], digest: str) -> Policy:
     detectors = data.get("detectors", {})
     if not isinstance(detectors, dict):
         raise check.fail(check.line_of(_key("detectors")), "[detectors] must be a table")
-    for name, setting in detectors.items():
-        line = check.line_of(r"^\s*\[detectors\]", _key(name))
-        if name not in rules:
-            close = difflib.get_close_matches(name, list(rules), n=1)
-            hint = f" (did you mean {close[0]!r}?)" if close else ""
-            raise check.fail(line, f"unknown detector {name!r}{hint}")
-        chosen[name] = _setting(check, line, name, setting, rules[name])
+    kinds: dict[str, list[str]] = {}
+    for rule in rules.values():
+        kinds.setdefault(rule.kind, []).append(rule.name)
+    # A key names a detector, or a kind (every detector of that kind); a detector's
+    # own entry wins over its kind's, whatever their order in the file.
+    for by_kind in (True, False):
+        for name, setting in detectors.items():
+            if (name not in rules) != by_kind:
+                continue
+            line = check.line_of(r"^\s*\[detectors\]", _key(name))
+            if name not in rules and name not in kinds:
+                close = difflib.get_close_matches(name, [*rules, *kinds], n=1)
+                hint = f" (did you mean {close[0]!r}?)" if close else ""
+                raise check.fail(line, f"unknown detector or kind {name!r}{hint}")
+            for target in kinds[name] if by_kind else [name]:
+                chosen[target] = _setting(check, line, name, setting, rules[target])
 
     configured = []
     for name, rule in rules.items():

@@ -92,9 +92,12 @@ class Redactor:
         self._compiled = []
         self._set = re2.Set.SearchSet(_options())
         for index, configured in enumerate(self._rules):
+            # Matching runs on the UTF-8 bytes of the text, encoded once per scan:
+            # the binding would otherwise encode the whole text on every call.
+            pattern = configured.rule.pattern.encode()
             try:
-                compiled = re2.compile(configured.rule.pattern, _options())
-                added = self._set.Add(configured.rule.pattern)
+                compiled = re2.compile(pattern, _options())
+                added = self._set.Add(pattern)
             except re2.error as exc:
                 raise ConfigurationError(
                     f"detector {configured.rule.name}: its pattern is not valid RE2 "
@@ -102,7 +105,11 @@ class Redactor:
                 ) from None
             if added != index:
                 raise ConfigurationError(f"detector {configured.rule.name}: could not be added")
-            self._compiled.append((compiled, compiled.groupindex.get("value", 0)))
+            groups = compiled.groupindex
+            self._compiled.append((compiled, groups.get("value", groups.get(b"value", 0))))
+        # A canary every non-empty text matches: if the combined pass ever fails (RE2
+        # out of DFA memory returns "no match"), its absence sends every rule to run.
+        self._canary = self._set.Add(rb"(?s).")
         try:
             self._set.Compile()
         except re2.error as exc:
@@ -110,7 +117,11 @@ class Redactor:
                 f"the detectors' patterns could not be compiled together ({re2_message(exc)})"
             ) from None
         self._allow_exact = allow_exact
-        self._allow = [re2.compile(p, _options()) for p in allow_patterns]
+        self._allow = (
+            re2.compile("|".join(f"(?:{p})" for p in allow_patterns), _options())
+            if allow_patterns
+            else None
+        )
 
     @property
     def rules(self) -> list[Configured]:
@@ -120,28 +131,47 @@ class Redactor:
         """Every finding in ``text``, overlaps resolved, in order of position."""
         if not self._rules or not text:
             return []
-        hits = self._set.Match(text) or []
-        if not hits:
+        data = text.encode()
+        hits = self._set.Match(data) or []
+        if self._canary not in hits:
+            hits = list(range(len(self._rules)))  # the fast pass failed: run every rule
+        elif len(hits) == 1:
             return []
+        offsets = _Offsets(text, data)
         lowered = text.lower()
         markers = [m.span() for m in MARKER.finditer(text)] if "[" in text else []
         found: list[tuple[int, int, int, Finding]] = []
         for index in hits:
+            if index == self._canary:
+                continue
             configured = self._rules[index]
             rule = configured.rule
             if rule.keywords and not any(k in lowered for k in rule.keywords):
                 continue
             compiled, group = self._compiled[index]
-            for match in compiled.finditer(text):
-                start, end = match.span(group)
-                if start < 0 or start == end:
+            pos, retries = 0, _MAX_RETRIES
+            while pos <= len(data):
+                match = compiled.search(data, pos)
+                if match is None:
+                    break
+                b_start, b_end = match.span(group)
+                m_start, m_end = match.span()
+                if b_start < 0 or b_start == b_end:
+                    pos = max(m_end, m_start + 1)
                     continue
-                if not self._keep(rule, text, lowered, start, end, markers):
-                    continue
-                finding = Finding(
-                    rule.name, rule.kind, rule.category, start, end, configured.action
-                )
-                found.append((rule.priority, end - start, -start, finding))
+                start, end = offsets.char(b_start), offsets.char(b_end)
+                if self._keep(rule, text, lowered, start, end, markers):
+                    finding = Finding(
+                        rule.name, rule.kind, rule.category, start, end, configured.action
+                    )
+                    found.append((rule.priority, end - start, -start, finding))
+                    pos = max(m_end, m_start + 1)
+                elif retries > 0:
+                    # A rejected candidate may hide a valid shorter one that starts inside it.
+                    retries -= 1
+                    pos = m_start + 1
+                else:
+                    pos = max(m_end, m_start + 1)
         return _resolve(found)
 
     def _keep(
@@ -156,7 +186,7 @@ class Redactor:
         value = text[start:end]
         if any(s < end and start < e for s, e in markers):
             return False
-        if value in self._allow_exact or any(p.fullmatch(value) for p in self._allow):
+        if value in self._allow_exact or (self._allow and self._allow.fullmatch(value)):
             return False
         if rule.min_entropy and shannon_entropy(value) < rule.min_entropy:
             return False
@@ -199,6 +229,26 @@ def _replacement(finding: Finding, value: str, keep: int, pseudonym: Pseudonymiz
 def _normalize(value: str) -> str:
     """The form pseudonyms are keyed on: case and spacing do not make a new person."""
     return " ".join(value.casefold().split())
+
+
+# Re-searches after rejected candidates, per rule and scan: enough for real text, and a
+# bound that keeps the work linear on hostile input.
+_MAX_RETRIES = 256
+
+
+class _Offsets:
+    """Byte offsets in the UTF-8 text, as character offsets in the str."""
+
+    __slots__ = ("_ascii", "_data")
+
+    def __init__(self, text: str, data: bytes) -> None:
+        self._ascii = len(text) == len(data)
+        self._data = data
+
+    def char(self, offset: int) -> int:
+        if self._ascii:
+            return offset
+        return len(self._data[:offset].decode("utf-8", "replace"))
 
 
 def _resolve(found: list[tuple[int, int, int, Finding]]) -> list[Finding]:

@@ -1,8 +1,11 @@
 """Detection rules for personal data: contact details, identifiers, names in context.
 
 Each rule is data (see :mod:`vault._rules`). Numbers are kept only if their
-check digits hold; names and dates only next to the words that make them
-personal ("patient", "Name:", "born").
+check digits hold; names, dates of birth and weak identifiers only next to the
+words that make them personal ("patient", "Name:", "born", "passport").
+
+Patterns are assembled from the named fragments below so that each reads on its
+own; the ``value`` group is what is replaced, never the cue in front of it.
 """
 
 from __future__ import annotations
@@ -10,41 +13,528 @@ from __future__ import annotations
 from . import _validators as v
 from ._rules import Rule
 
+# Not a digit, letter or joiner on the left: a number starts here, not inside a longer token.
+_EDGE = r"(?:(?m:^)|[^\p{L}\p{N}_.+\-/])"
+
+# What may follow a cue word that is also a marker's kind ("phone" in "[REDACTED:phone]"),
+# so that redacted text does not become a cue on a second pass.
+_CUE_ENDS = (" ", ":", ".", "#", "=", "_", "-", '"', "'", "\t", "\n", "：", "/", ",")
+
+# --- phone numbers ------------------------------------------------------------------
+
+# Runs of 4-character groups are IBANs and card numbers, valid or not: the first
+# branches consume them without a value group so no phone is read out of their tail.
+_GROUP_RUNS = (
+    r"\b(?:[A-Z]{2}\d{2}(?: [A-Z0-9]{4}){2,}(?: [A-Z0-9]{1,3})?|\d{4}(?:[ \-]\d{4}){2,}"
+    r"(?:[ \-]\d{1,4})?)\b"
+)
+_PHONE = (
+    _GROUP_RUNS + r"|" + _EDGE + r"(?P<value>"
+    # +CC then 7 to 15 digits in all, one space, dot or dash apart, with (0) or (area)
+    r"\+[1-9](?:[ .\-]?(?:\(0\) ?)?\(?\d\)?){6,14}"
+    # US/NANP: (415) 555-0132, 415-555-0132, 415.555.0132, 415 555 0132
+    r"|(?:\(\d{3}\) ?|\d{3}[ .\-])\d{3}[ .\-]\d{4}"
+    # trunk prefix or area code in parentheses: (11) 91234-5678, 8 (953) 333-74-35
+    r"|(?:8 ?)?\(\d{2,5}\) ?\d{2,5}(?:[ \-]\d{2,4}){1,3}"
+    # national numbers with a trunk 0: 020 7946 0958, 030/1234567, 01 23 45 67 89, 03-1234-5678
+    r"|0\d{1,4}(?:/\d{4,8}|(?:[ \-]\d{2,8}){1,4})|0[1-9](?:\.\d{2}){4}"
+    # national numbers with no trunk prefix: 646 81 61 44 (ES), 91 181 05 98, 98765 43210 (IN)
+    r"|[6-9]\d{2}(?: \d{2}){3}|[89]\d \d{3} \d{2} \d{2}|[6-9]\d{4} \d{5}"
+    # unseparated mobiles: 07700900123 (GB), 0xxxxxxxxxx (IN), 13912345678 (CN)
+    r"|0\d{9,10}|1[3-9]\d{9}"
+    r")\b"
+)
+_PHONE_WORDS = (
+    *(f"phone{end}" for end in _CUE_ENDS),
+    "tel", "mobile", "cell", "call", "whatsapp", "fax", "sms", "contact", "handy",
+    "telefon", "portable", "téléphone", "teléfono", "móvil", "celular", "telefone", "телефон",
+    "тел", "моб", "电话", "手机", "電話", "携帯", "फ़ोन", "फोन", "मोबाइल",
+)  # fmt: skip
+
+# --- identifiers ----------------------------------------------------------------------
+
+_IBAN_RUN = r"\b[A-Z]{2}\d{2}(?: [A-Z0-9]{4})+"
+_CARD = (
+    _IBAN_RUN + r"|\b(?P<value>"
+    r"\d{4}(?: \d{4}){3}(?: \d{1,3})?|\d{4}(?:-\d{4}){3}(?:-\d{1,3})?"  # 4-4-4-4(-3)
+    r"|3[47]\d{2}[ \-]\d{6}[ \-]\d{5}"  # American Express 4-6-5
+    r"|3\d{3}[ \-]\d{6}[ \-]\d{4}"  # Diners Club 4-6-4
+    r"|\d{12,19}"
+    r")\b"
+)
+_IBAN = r"\b(?P<value>[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?)\b"
+
+# --- IP addresses -----------------------------------------------------------------------
+
+# A dotted quad after "version", "release", "build" is a version: the first branch
+# consumes it without a value group, so the engine skips it.
+_IP = (
+    r"(?i:(?:\b(?:versions?|ver|release|build|firmware|rev|revision)\b|верси[яиюей]|versión"
+    r"|versão|versione|バージョン|版本)[ -/:-~]{0,16}?\d+(?:\.\d+){3,})"
+    r"|(?:(?m:^)|[^\w.:])(?P<value>\d{1,3}(?:\.\d{1,3}){3,}"
+    r"|(?i:[0-9a-f]{1,4}(?::[0-9a-f]{0,4}){3,7}|::(?:[0-9a-f]{1,4}:){1,6}[0-9a-f]{1,4}))\b"
+)
+
+# --- dates of birth ------------------------------------------------------------------------
+
+_DOB_CUE = (
+    r"(?i:\bd\.? ?o\.? ?b\b\.?|date of birth|birth ?date|birthday|\bborn(?: on)?\b"
+    r"|geburtsdatum|geburtstag|geboren(?: am)?|\bgeb\.|date de naissance|n[ée]e? le"
+    r"|fecha de nacimiento|nacid[oa] el|naci[óo] el|data di nascita|nat[oa] il"
+    r"|geboortedatum|data de nascimento|nascid[oa] em|data urodzenia|doğum tarihi"
+    r"|дата рождения|д\. ?р\.|родил(?:ся|ась)|生年月日|出生日期|出生年月日|生日|誕生日|생년월일"
+    r"|जन्म ?तिथि|तारीख़? जन्म|تاريخ الميلاد)"
+)
+_MONTH = (
+    r"(?i:jan|feb|f[ée]v|m[aä]r|apr|avr|abr|ma[iy]|mag|mei|jun|jui|giu|jul|lug|aug|ao[uû]|ago"
+    r"|sep|set|o[ck]t|ott|out|nov|de[cz]|d[ée]c|dic|ene|gen|fev|янв|фев|мар|апр|ма[йя]|июн|июл"
+    r"|авг|сен|окт|ноя|дек)\p{L}*\.?"
+)
+_YEAR = r"(?:1[89]|20)\d{2}"
+_DATE = (
+    r"(?:" + _YEAR + r"[\-/.]\d{1,2}[\-/.]\d{1,2}"
+    r"|\d{1,2}[\-/.] ?\d{1,2}[\-/.] ?(?:" + _YEAR + r"|\d{2})"
+    r"|\d{1,2}(?:st|nd|rd|th|er)?\.? (?:of |de )?"
+    + _MONTH
+    + r",? (?:de |del )?"
+    + _YEAR
+    + r"|"
+    + _MONTH
+    + r" \d{1,2}(?:st|nd|rd|th)?,? "
+    + _YEAR
+    + r"|"
+    + _YEAR
+    + r" ?年 ?\d{1,2} ?月 ?\d{1,2} ?日|"
+    + _YEAR
+    + r"년 ?\d{1,2}월 ?\d{1,2}일"
+    r"|(?:昭和|平成|令和)\d{1,2}年\d{1,2}月\d{1,2}日)"
+)
+_DOB = _DOB_CUE + r"(?:[ -/:-~]|：){0,24}?(?P<value>" + _DATE + r")"
+
+# --- street addresses ------------------------------------------------------------------------
+
+_CAP = r"\p{Lu}[\p{L}'’\-]*"
+_EN_STREET = (
+    r"Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Dr|Court|Ct|Place|Pl|Square"
+    r"|Terrace|Way|Circle|Parkway|Pkwy|Highway|Hwy|Crescent|Close|Gardens|Grove|Row|Mews|Marg"
+    r"|Nagar|Salai|Trail|Plaza"
+)
+_ADDRESS = (
+    r"(?:(?m:^)|[^\p{L}\p{N}])(?P<value>"
+    # 221B Baker Street, London NW1 6XE; 12 Main St, Springfield, IL 62704
+    r"\d{1,5}[A-Za-z]?,? (?:(?:N|S|E|W|North|South|East|West)\.? )?"
+    r"(?:" + _CAP + r"|\d{1,3}(?:st|nd|rd|th))(?: " + _CAP + r"){0,3} "
+    r"(?:" + _EN_STREET + r")\b(?: (?:NW|NE|SW|SE|N|S|E|W)\b)?"
+    r"(?:,? (?:Apt|Apartment|Suite|Ste|Unit|Flat|Floor|#)\.? ?#?[\w\-]{1,6})?"
+    r"(?:\.?, ?" + _CAP + r"(?: " + _CAP + r"){0,2}(?:, [A-Z]{2} \d{5}(?:-\d{4})?"
+    r"|,? [A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2}))?"
+    # Hauptstraße 12, Berliner Str. 5a, Kalverstraat 92, 1012 AB Amsterdam
+    r"|\p{Lu}[\p{Ll}ß]+(?:straße|strasse|str\.|weg|gasse|platz|allee|damm|ufer|chaussee|straat"
+    r"|gracht|laan|plein|kade|dijk|singel)"
+    r" \d{1,4}[a-z]?(?:-\d{1,4})?(?:, ?(?:\d{5}|\d{4} ?[A-Z]{2}) " + _CAP + r")?"
+    r"|\p{Lu}[\p{Ll}ß]+(?:er)? (?:Straße|Strasse|Str\.|Weg|Gasse|Platz|Allee|Damm|Ring|[Aa]llee)"
+    r" \d{1,4}[a-z]?(?:, ?\d{5} " + _CAP + r")?"
+    # 12 rue de la Paix, 75002 Paris; 143 bis rue des Lilas
+    r"|\d{1,4}(?: bis| ter)?,? (?:rue|avenue|boulevard|bd|place|allée|chemin|impasse|quai"
+    r"|route|faubourg|Rue|Avenue|Boulevard|Place|Allée|Chemin|Impasse|Quai)"
+    r" (?:(?:de la|de l'|de|du|des|la|le|les|l'|d')[ ]?)?"
+    + _CAP
+    + r"(?: (?:(?:de|du|des|la|le|et|sur) )?"
+    + _CAP
+    + r"){0,3}"
+    r"(?:,? \d{5} " + _CAP + r")?"
+    # Calle Mayor 5, C/ de Alcalá, 199, Via Roma 10, Rua Augusta, 467, Corso Vittorio Emanuele II 15
+    r"|(?:Calle|C/|Avenida|Avda\.|Av\.|Plaza|Paseo|Camino|Carrer|Carretera|Ronda|Rambla"
+    r"|Travessa|Travesía|Rua|Praça|Via|Viale|Piazza|Piazzale|Corso|Vicolo|Largo)"
+    r" (?:(?:de la|de los|de las|del|de|da|das|do|dos|dei|degli|delle|della|di) )?"
+    + _CAP
+    + r"(?: (?:(?:de|del|di|da|do|y|e) )?"
+    + _CAP
+    + r"){0,3},? (?:n\.?º ?)?\d{1,4}[A-Za-z]?"
+    r"(?:,? \d{5} " + _CAP + r")?"
+    # Indian: 76, MG Road / 243, Gandhi Marg
+    r"|\d{1,4}, (?:" + _CAP + r" ){1,3}(?:Road|Marg|Nagar|Salai|Street|Lane)"
+    # ул. Садовая, д. 79, кв. 112
+    r"|(?:ул\.|улица|пр-т|проспект|пер\.|переулок|шоссе|наб\.|бульвар|б-р) "
+    + _CAP
+    + r"(?: "
+    + _CAP
+    + r")?,? (?:д\.|дом) ?\d{1,4}[а-я]?(?:,? (?:кв\.|корп\.|стр\.) ?\d{1,4})*"
+    # 北京市朝阳区建国路88号, 東京都渋谷区神南1-2-3
+    r"|\p{Han}{1,4}(?:市|都|府|県|省)\p{Han}{1,6}(?:区|市|県|町|村)\p{Han}{1,8}"
+    r"(?:\d{1,5}号|\d{1,4}-\d{1,4}(?:-\d{1,4})?)"
+    r")"
+)
+
+# --- person names --------------------------------------------------------------------------
+
+_LOWER = r"(?:\p{Ll}|\\u00[e-f][0-9a-f])"  # JSON writes "é" as \u00e9
+_LATIN_WORD = r"\p{Lu}(?:[\p{Ll}'’]*\p{Lu})?" + _LOWER + r"+(?:-\p{Lu}?" + _LOWER + r"+)?"
+_NAME_WORD = r"(?:" + _LATIN_WORD + r"|\p{Lu}\.|\p{Lu}{2,}(?:-\p{Lu}{2,})?)"
+_PARTICLE = r"(?:van der|van den|de la|van|von|der|den|de|da|di|del|della|du|la|le|bin|ibn|al|el|zu|dos|das|do)"  # noqa: E501
+_NAME = (
+    r"(?:" + _NAME_WORD + r"(?: (?:" + _PARTICLE + r" )?" + _NAME_WORD + r"){0,3}"
+    r"|[\p{Han}々]+[ 　][\p{Han}々]+|[\p{Han}々]{2,}?|[\p{Han}々]+\p{Hiragana}+?"
+    r"|\p{Katakana}[\p{Katakana}ー・]+|\p{Hangul}{2,}?"
+    r"|\p{Arabic}+(?: \p{Arabic}+){0,2}|\p{Devanagari}+(?: \p{Devanagari}+)?)"
+)
+# Where a name ends: not inside a word, not a label ("Jane Doe Email:"), or before the
+# words that follow a name in CJK, Korean and Hindi sentences.
+_NAME_END = (
+    r"(?:$|[^\p{L}\p{N}:：@_\-]|[.\-][^\p{L}\p{N}]|입니다|이에요|예요|씨|님|です|と申します|さん|様"
+    r"|今年|是|的|，| (?:है|हूँ|हूं|हैं|जी|ने|का|की|के|को|से|और))"
+)
+_HONORIFIC = (
+    r"(?:(?m:^)|[^\p{L}\p{N}.])(?:(?:Mr|Mrs|Ms|Mx|Dr|Dra|Prof|Sr|Sra|Srta|Sig|Dott|Avv|Ing|Rev|Mevr"
+    r"|Dhr|Smt|Shri|Sri)\.?|Miss|Sir|Dame|Herr|Frau|Hr\.|Fr\.|M\.|Mme|Mlle|Sig\.ra|Dott\.ssa"
+    r"|Signora|Signor|Señora?|Senhora?|[Гг]-(?:н|жа)|[Гг]осподина?|[Гг]оспожа|السيدة?|श्रीमती|श्री"
+    r"|सुश्री|डॉ\.)(?: (?:Prof|Dr)\.?)? "
+)
+_LABEL = (
+    r"(?:(?m:^)|[^\p{L}])(?i:full name|first name|last name|given names?|family name|surname"
+    r"|maiden name|patient(?: name)?|customer(?: name)?|client(?: name)?|contact(?: name| person)?"
+    r"|employee(?: name)?|applicant|tenant|guest|passenger|cardholder|account holder|beneficiary"
+    r"|policyholder|insured|attendee|candidate|prénom|nom complet|nom de famille|patiente?"
+    r"|kunde|kundin|patientin|mitarbeiter(?:in)?|vorname|nachname|nombre completo|apellidos?"
+    r"|paciente|cliente|emplead[oa]|nome completo|cognome|paziente|klant|patiënt|naam"
+    r"|имя|фамилия|фио|пациент(?:ка)?|клиент|сотрудник|контакт)[ \t]*[:：][ \t]*"
+    # a bare "Name:" only where a label starts, so "File name:" is not a cue
+    r"|(?:(?m:^)[ \t]*(?:[-*•>|#]+[ \t]*)?|[,;(|:][ \t]*)(?:\*\*)?"
+    r"(?i:name|nom|nombre|nome|imię|isim)[ \t]*[:：]"
+    r"(?:\*\*)?[ \t]*"
+    r"|(?:姓名|氏名|名前|お名前|お客様|患者|患者名|客户|顾客|顧客|联系人|担当者|이름|성명|환자|고객"
+    r"|الاسم|المريض|العميل|नाम|मरीज़?|रोगी|ग्राहक|कर्मचारी)(?:[ \t]*[:：][ \t]*|[ \t]+)"
+    r"|(?i:\b(?:patient|customer|client|employee|spoke with|talked to|met with|gespräch mit"
+    r"|entretien avec|hablé con|falei com)|звонила?|позвонила?|клиент(?:ка)?|пациент(?:ка)?)"
+    r"[ \t]+"
+    # configuration keys: owner_name = "Jane Doe", "contact_name": "Jane Doe"
+    r"|(?i:\b(?:owner|contact|full|first|last|given|family|customer|client|patient|employee"
+    r"|author|assignee|reporter|requester|manager|sender|recipient|holder|display)[_\-]?name)"
+    r"[\"']?[ \t]*[:=][ \t]*[\"']?"
+)
+_INTRO = (
+    r"(?i:my name is|my name's|i am called|i'm called|call me|je m'appelle|je m’appelle"
+    r"|mon nom est|ich heiße|ich heisse|mein name ist|me llamo|mi nombre es|mi chiamo"
+    r"|il mio nome è|mijn naam is|ik heet|meu nome é|me chamo|меня зовут|мо[её] имя"
+    r"|nazywam się|(?:a|one|some|my)\s+(?:guy|man|woman|person|friend|colleague|coworker|girl"
+    r"|boy|lady|patient|customer|client|neighbou?r|contractor)\s+(?:called|named)"
+    r"|(?:someone|somebody|is|was|he's|she's)\s+(?:called|named))[ \t]+"
+    r"|我叫|我的名字是|我的名字叫|私の名前は|わたしの名前は|제 이름은|저는 |اسمي |मेरा नाम "
+)
+_SIGNATURE = (
+    r"(?m:^)[ \t]*(?:(?i:best regards|kind regards|warm regards|regards|best wishes|cheers"
+    r"|thanks|thank you|many thanks|sincerely|yours sincerely|yours truly|best|all the best"
+    r"|take care|mit freundlichen grüßen|mit freundlichen grüssen|freundliche grüße"
+    r"|viele grüße|liebe grüße|beste grüße|grüße|gruß|cordialement|bien cordialement"
+    r"|bien à vous|amicalement|saludos|saludos cordiales|atentamente|un saludo|cordiali saluti"
+    r"|distinti saluti|un saluto|met vriendelijke groet|groeten|atenciosamente|abraços"
+    r"|с уважением|всего доброго|敬具|此致敬礼)[ \t]*[,!.]?|--[ \t]?)[ \t]*\r?\n[ \t]*"
+)
+_PERSON = (
+    r"(?:" + _HONORIFIC + r"|" + _LABEL + r"|" + _INTRO + r"|" + _SIGNATURE + r")"
+    r"(?P<value>" + _NAME + r")" + _NAME_END
+)
+
+# "Jane Doe called about the invoice": the verb after the name is the cue.
+_SUBJECT = (
+    r"(?:(?m:^)|[^\p{L}\p{N}])(?P<value>" + _NAME + r") (?:(?:called|phoned|rang|emailed|ligou"
+    r"|hat (?:wegen|angerufen|uns)|rief)\b|llamó|a (?:appelé|téléphoné)|звонила?|позвонила?|ने )"
+)
+
+_PASSPORT_WORDS = (
+    *(f"passport{end}" for end in _CUE_ENDS),
+    "passports", "pasaporte", "passeport", "passaporte", "passaporto", "reisepass",
+    "паспорт", "护照", "旅券", "パスポート", "पासपोर्ट",
+)  # fmt: skip
+
 RULES: tuple[Rule, ...] = (
     Rule(
         name="email",
         kind="email",
         category="personal",
-        pattern=r"(?i)\b(?P<value>[a-z0-9._%+-]+@(?:[a-z0-9-]+\.)+[a-z]{2,24})\b",
+        pattern=(
+            r"(?:(?m:^)|[^\p{L}\p{N}._%+\-])(?P<value>[\p{L}\p{N}._%+\-]+@"
+            r"(?:[\p{L}\p{N}\-]+\.)+(?:\p{L}\p{L}+|xn--[a-z0-9\-]+))"
+        ),
         keywords=("@",),
+        validator=v.email,
         priority=10,
-        description="e-mail addresses (reserved example domains are kept)",
+        description="e-mail addresses, plus-addressed and internationalized (reserved example "
+        "domains are kept by the policy's allowlist)",
+    ),
+    Rule(
+        name="phone",
+        kind="phone",
+        category="personal",
+        pattern=_PHONE,
+        validator=v.phone,
+        priority=8,
+        description="phone numbers: +country code, or a national format of the US, UK, DE, FR, "
+        "ES, IT, IN, BR, JP, CN or RU (libphonenumber)",
+    ),
+    Rule(
+        name="phone_plain",
+        kind="phone",
+        category="personal",
+        pattern=r"\b(?P<value>\d{7,12})\b",
+        keywords=_PHONE_WORDS,
+        context=_PHONE_WORDS,
+        window=24,
+        validator=v.phone,
+        priority=7,
+        description="phone numbers written as a bare digit run, next to a word like 'phone'",
     ),
     Rule(
         name="card_number",
         kind="card_number",
         category="personal",
-        pattern=r"\b(?P<value>[2-6]\d{3}(?:[ -]?\d{4}){2}[ -]?\d{1,7})\b",
-        validator=v.luhn,
+        pattern=_CARD,
+        validator=v.card_number,
         priority=15,
-        description="payment card numbers, plain, spaced or dashed (Luhn)",
+        description="payment cards of every major brand, plain, spaced or dashed "
+        "(Luhn, and a length the brand's prefix allows)",
     ),
     Rule(
         name="us_ssn",
         kind="ssn",
         category="personal",
-        pattern=r"\b(?P<value>\d{3}-\d{2}-\d{4})\b",
+        pattern=r"\b(?P<value>\d{3}-\d{2}-\d{4}|\d{3} \d{2} \d{4})\b",
         validator=v.us_ssn,
         priority=12,
-        description="US social security numbers",
+        description="US social security numbers, dashed or spaced",
+    ),
+    Rule(
+        name="us_ssn_plain",
+        kind="ssn",
+        category="personal",
+        pattern=r"\b(?P<value>\d{9})\b",
+        keywords=("ssn", "social security", "seguro social", "sécurité sociale américain"),
+        context=(*(f"ssn{end}" for end in _CUE_ENDS), "social security", "seguro social"),
+        validator=v.us_ssn,
+        priority=12,
+        description="US social security numbers without dashes, next to 'SSN'",
     ),
     Rule(
         name="iban",
         kind="iban",
         category="personal",
-        pattern=r"\b(?P<value>[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?)\b",
+        pattern=_IBAN,
         validator=v.iban,
         priority=14,
-        description="IBANs (mod-97)",
+        description="IBANs, compact or in groups of four (country length and mod-97)",
+    ),
+    Rule(
+        name="ip_address",
+        kind="ip_address",
+        category="personal",
+        pattern=_IP,
+        validator=v.ip_address,
+        priority=9,
+        description="public IPv4 and IPv6 addresses (private, loopback, link-local, "
+        "documentation and reserved ranges are kept, and so are versions like 'version 1.2.3.4')",
+    ),
+    Rule(
+        name="date_of_birth",
+        kind="date_of_birth",
+        category="personal",
+        pattern=_DOB,
+        validator=v.date_parts,
+        priority=11,
+        description="dates of birth in many formats, next to 'DOB', 'born', 'Geburtsdatum', "
+        "'date de naissance', '生年月日', 'дата рождения' and the like",
+    ),
+    Rule(
+        name="passport",
+        kind="passport",
+        category="personal",
+        pattern=(
+            r"\b(?P<value>\d{9}|[A-Z]{1,3}\d{6,9}|\d{2}[A-Z]{2}\d{5}|[A-Z0-9]{9}|\d{2} \d{7}"
+            r"|[A-Z]{2}\d[A-Z0-9]{6})\b"
+        ),
+        keywords=_PASSPORT_WORDS,
+        context=_PASSPORT_WORDS,
+        window=24,
+        validator=v.passport_number,
+        priority=16,
+        description="passport numbers (US 9 digits, and other countries' shapes) next to the "
+        "word 'passport' in several languages",
+    ),
+    Rule(
+        name="uk_nino",
+        kind="national_id",
+        category="personal",
+        pattern=r"\b(?P<value>[A-Z]{2}(?: ?\d{2}){3} ?[A-D])\b",
+        validator=v.uk_nino,
+        priority=16,
+        description="UK National Insurance numbers (with HMRC's excluded prefixes)",
+    ),
+    Rule(
+        name="nhs_number",
+        kind="national_id",
+        category="personal",
+        pattern=r"\b(?P<value>\d{3}[ \-]?\d{3}[ \-]?\d{4})\b",
+        keywords=("nhs",),
+        context=("nhs",),
+        validator=v.nhs_number,
+        priority=16,
+        description="UK NHS numbers (mod-11) next to 'NHS'",
+    ),
+    Rule(
+        name="aadhaar",
+        kind="national_id",
+        category="personal",
+        pattern=(
+            _IBAN_RUN + r"|\b\d{4}(?:[ \-]\d{4}){3,}|\b(?P<value>[2-9]\d{3}[ \-]\d{4}[ \-]\d{4})\b"
+        ),
+        validator=v.aadhaar,
+        priority=16,
+        description="Indian Aadhaar numbers in groups of four (Verhoeff)",
+    ),
+    Rule(
+        name="aadhaar_plain",
+        kind="national_id",
+        category="personal",
+        pattern=r"\b(?P<value>[2-9]\d{11})\b",
+        keywords=("aadhaar", "aadhar", "uidai", "आधार"),
+        context=("aadhaar", "aadhar", "uidai", "आधार"),
+        validator=v.aadhaar,
+        priority=16,
+        description="Indian Aadhaar numbers without spaces, next to 'Aadhaar'",
+    ),
+    Rule(
+        name="de_id_card",
+        kind="national_id",
+        category="personal",
+        pattern=r"\b(?P<value>[CFGHJKLMNPRTVWXYZ][0-9CFGHJKLMNPRTVWXYZ]{8}\d?)\b",
+        keywords=("ausweis", "id card", "identity card", "id-karte"),
+        context=("ausweis", "id card", "identity card", "id-karte"),
+        validator=v.de_id_card,
+        priority=16,
+        description="German identity card numbers next to 'Personalausweis' (ICAO check digit)",
+    ),
+    Rule(
+        name="de_tax_id",
+        kind="national_id",
+        category="personal",
+        pattern=r"\b(?P<value>\d{11}|\d{2} \d{3} \d{3} \d{3})\b",
+        keywords=("steuer", "tax id", "idnr", "identifikationsnummer"),
+        context=("steuer", "tax id", "idnr", "identifikationsnummer"),
+        validator=v.de_tax_id,
+        priority=16,
+        description="German tax identification numbers (Steuer-ID, ISO 7064 check digit)",
+    ),
+    Rule(
+        name="fr_nir",
+        kind="national_id",
+        category="personal",
+        pattern=(r"\b(?P<value>[1278] ?\d{2} ?\d{2} ?(?:\d{2}|2[AB]) ?\d{3} ?\d{3} ?\d{2})\b"),
+        validator=v.fr_nir,
+        priority=16,
+        description="French social security (INSEE/NIR) numbers with their key",
+    ),
+    Rule(
+        name="es_dni",
+        kind="national_id",
+        category="personal",
+        pattern=r"\b(?P<value>\d{8}[\- ]?[A-Z]|[XYZ][\- ]?\d{7}[\- ]?[A-Z])\b",
+        keywords=("dni", "nie", "nif", "d.n.i", "documento", "identidad"),
+        context=("dni", "nie", "nif", "d.n.i", "documento", "identidad"),
+        window=64,
+        validator=v.es_dni,
+        priority=16,
+        description="Spanish DNI/NIF and NIE numbers (mod-23 letter) next to 'DNI', 'NIE', 'NIF'",
+    ),
+    Rule(
+        name="it_codice_fiscale",
+        kind="national_id",
+        category="personal",
+        pattern=(
+            r"\b(?P<value>[A-Z]{6}[0-9LMNPQRSTUV]{2}[ABCDEHLMPRST][0-9LMNPQRSTUV]{2}[A-Z]"
+            r"[0-9LMNPQRSTUV]{3}[A-Z])\b"
+        ),
+        validator=v.it_codice_fiscale,
+        priority=16,
+        description="Italian codice fiscale (check letter)",
+    ),
+    Rule(
+        name="nl_bsn",
+        kind="national_id",
+        category="personal",
+        pattern=r"\b(?P<value>\d{9}|\d{4}\.\d{2}\.\d{3}|\d{3}[ .]\d{3}[ .]\d{3})\b",
+        keywords=("bsn", "burgerservicenummer", "sofinummer", "sofi-nummer"),
+        context=("bsn", "burgerservicenummer", "sofinummer", "sofi-nummer"),
+        validator=v.nl_bsn,
+        priority=16,
+        description="Dutch citizen service numbers (BSN, eleven-test) next to 'BSN'",
+    ),
+    Rule(
+        name="br_cpf",
+        kind="national_id",
+        category="personal",
+        pattern=r"\b(?P<value>\d{3}\.\d{3}\.\d{3}-\d{2}|\d{11})\b",
+        keywords=("cpf",),
+        context=("cpf",),
+        validator=v.br_cpf,
+        priority=16,
+        description="Brazilian CPF numbers (two check digits) next to 'CPF'",
+    ),
+    Rule(
+        name="ru_snils",
+        kind="national_id",
+        category="personal",
+        pattern=r"\b(?P<value>\d{3}-\d{3}-\d{3}[ \-]\d{2})\b",
+        validator=v.ru_snils,
+        priority=16,
+        description="Russian SNILS numbers (checksum)",
+    ),
+    Rule(
+        name="cn_resident_id",
+        kind="national_id",
+        category="personal",
+        pattern=r"\b(?P<value>[1-9]\d{5}(?:19|20)\d{2}[01]\d[0-3]\d{4}[\dXx])\b",
+        validator=v.cn_resident_id,
+        priority=17,
+        description="Chinese resident identity numbers (ISO 7064 check character)",
+    ),
+    Rule(
+        name="jp_my_number",
+        kind="national_id",
+        category="personal",
+        pattern=r"\b(?P<value>\d{12}|\d{4} \d{4} \d{4})\b",
+        keywords=("マイナンバー", "個人番号", "my number"),
+        context=("マイナンバー", "個人番号", "my number"),
+        validator=v.jp_my_number,
+        priority=17,
+        description="Japanese My Number (individual number) next to 'マイナンバー'",
+    ),
+    Rule(
+        name="street_address",
+        kind="street_address",
+        category="personal",
+        pattern=_ADDRESS,
+        priority=4,
+        description="street addresses in US, UK, German, Dutch, French, Spanish, Italian, "
+        "Portuguese, Indian, Russian, Chinese and Japanese forms, with postal codes",
+    ),
+    Rule(
+        name="person_name",
+        kind="person_name",
+        category="personal",
+        pattern=_PERSON,
+        validator=v.person_name,
+        priority=3,
+        description="names after an honorific (Mr, Dr, Frau, Mme, Sr., г-н), a label "
+        "('Patient:', 'Name:', '姓名：'), an introduction ('my name is') or a closing "
+        "('Best regards,'), in Latin, Cyrillic, CJK, Hangul, Arabic and Devanagari script",
+    ),
+    Rule(
+        name="person_name_subject",
+        kind="person_name",
+        category="personal",
+        pattern=_SUBJECT,
+        validator=v.person_name,
+        priority=3,
+        description="names followed by a verb of contact ('Jane Doe called', 'X llamó', "
+        "'X hat wegen', 'X ने')",
     ),
 )

@@ -6,12 +6,31 @@ real. They are pure functions; policies name them in custom detectors.
 
 from __future__ import annotations
 
+import functools
+import ipaddress
 import math
+import re
 import zlib
 from collections import Counter
 from collections.abc import Callable
 
 _BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+
+# ISO 13616 lengths from the SWIFT IBAN registry; a country not listed has no IBAN.
+# fmt: off
+_IBAN_LENGTHS = {
+    "AD": 24, "AE": 23, "AL": 28, "AT": 20, "AZ": 28, "BA": 20, "BE": 16, "BG": 22, "BH": 22,
+    "BI": 27, "BR": 29, "BY": 28, "CH": 21, "CR": 22, "CY": 28, "CZ": 24, "DE": 22, "DJ": 27,
+    "DK": 18, "DO": 28, "EE": 20, "EG": 29, "ES": 24, "FI": 18, "FK": 18, "FO": 18, "FR": 27,
+    "GB": 22, "GE": 22, "GI": 23, "GL": 18, "GR": 27, "GT": 28, "HN": 28, "HR": 21, "HU": 28,
+    "IE": 22, "IL": 23, "IQ": 23, "IS": 26, "IT": 27, "JO": 30, "KW": 30, "KZ": 20, "LB": 28,
+    "LC": 32, "LI": 21, "LT": 20, "LU": 20, "LV": 21, "LY": 25, "MC": 27, "MD": 24, "ME": 22,
+    "MK": 19, "MN": 20, "MR": 27, "MT": 31, "MU": 30, "NI": 28, "NL": 18, "NO": 15, "OM": 23,
+    "PK": 24, "PL": 28, "PS": 29, "PT": 25, "QA": 29, "RO": 24, "RS": 22, "RU": 33, "SA": 24,
+    "SC": 31, "SD": 18, "SE": 24, "SI": 19, "SK": 24, "SM": 27, "SO": 23, "ST": 25, "SV": 28,
+    "TL": 23, "TN": 24, "TR": 26, "UA": 29, "VA": 22, "VG": 24, "XK": 20, "YE": 30,
+}
+# fmt: on
 
 
 def digits(value: str) -> str:
@@ -35,9 +54,9 @@ def luhn(value: str) -> bool:
 
 
 def iban(value: str) -> bool:
-    """ISO 13616 mod-97 check of an IBAN (spaces allowed)."""
+    """ISO 13616 mod-97 check of an IBAN (spaces allowed), at its country's length."""
     compact = value.replace(" ", "").replace("-", "").upper()
-    if not 15 <= len(compact) <= 34 or not compact[:2].isalpha() or not compact[2:4].isdigit():
+    if _IBAN_LENGTHS.get(compact[:2]) != len(compact) or not compact[2:4].isdigit():
         return False
     rearranged = compact[4:] + compact[:4]
     try:
@@ -131,6 +150,301 @@ def shannon_entropy(value: str) -> float:
     return -sum(c / n * math.log2(c / n) for c in counts.values())
 
 
+def card_number(value: str) -> bool:
+    """A payment card: Luhn, and a length its brand's prefix allows."""
+    number = digits(value)
+    if not luhn(number):
+        return False
+    n, p2, p4, p6 = len(number), int(number[:2]), int(number[:4]), int(number[:6])
+    return (
+        (number[0] == "4" and n in (13, 16, 19))  # Visa
+        or ((51 <= p2 <= 55 or 2221 <= p4 <= 2720) and n == 16)  # Mastercard
+        or (p2 in (34, 37) and n == 15)  # American Express
+        or ((p4 == 6011 or 644 <= p4 // 10 <= 649 or p2 == 65) and 16 <= n <= 19)  # Discover
+        or ((300 <= p4 // 10 <= 305 or p2 in (36, 38, 39) or p4 == 3095) and 14 <= n <= 19)
+        or (3528 <= p4 <= 3589 and 16 <= n <= 19)  # JCB
+        or ((p2 in (62, 81) or 622126 <= p6 <= 622925) and 16 <= n <= 19)  # UnionPay
+        or (2200 <= p4 <= 2204 and 16 <= n <= 19)  # Mir
+        or ((p4 in _MAESTRO or p2 in (50, 56, 57, 58, 63, 67)) and 12 <= n <= 19)  # Maestro
+    )
+
+
+_MAESTRO = frozenset({5018, 5020, 5038, 5893, 6304, 6759, 6761, 6762, 6763})
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+# Name endings that make an address@host a file or a package, not a mailbox.
+_FILE_TLDS = _words(
+    "png jpg jpeg gif svg webp ico bmp js mjs ts tsx jsx css scss map json yaml yml toml lock "
+    "py rb go rs java kt php html htm md txt csv log xml pdf zip gz tar exe dll so"
+)
+
+
+def email(value: str) -> bool:
+    """A mailbox shape: a sane local part, and a domain that is not a file name."""
+    local, _, domain = value.rpartition("@")
+    if not local or local[0] == "." or local[-1] == "." or ".." in local or ".." in domain:
+        return False
+    if local.lower() == "git":
+        return False  # git@github.com: an SSH remote, not a mailbox
+    return domain.rsplit(".", 1)[-1].lower() not in _FILE_TLDS
+
+
+_GLOBAL_UNICAST = ipaddress.IPv6Network("2000::/3")
+
+
+def ip_address(value: str) -> bool:
+    """A public address: not private, loopback, link-local, reserved or documentation."""
+    if "." in value and ":" not in value:
+        parts = value.split(".")
+        if len(parts) != 4 or any(len(p) > 1 and p[0] == "0" for p in parts):
+            return False
+    try:
+        address = ipaddress.ip_address(value)
+    except ValueError:
+        return False
+    if address.version == 6 and address not in _GLOBAL_UNICAST:
+        return False
+    return address.is_global and not address.is_multicast
+
+
+_DATE_SHAPE = re.compile(r"\d{1,4}[./-]\d{1,2}[./-]\d{2,4}")
+
+# Regions tried for a number written without its country code, most used first.
+_PHONE_REGIONS = ("US", "GB", "DE", "FR", "ES", "IT", "IN", "BR", "JP", "CN", "RU", "NL", "AU")
+
+
+@functools.lru_cache(maxsize=4096)
+def phone(value: str) -> bool:
+    """A phone number libphonenumber accepts: possible with its +country code, else valid
+    in one of the common regions (US-style 3-3-4 numbers by their NANP shape)."""
+    import phonenumbers  # loaded on the first candidate only: its metadata is large
+
+    number = digits(value)
+    if not 7 <= len(number) <= 15 or len(set(number)) < 3:
+        return False
+    try:
+        if value.startswith("+"):
+            parsed = phonenumbers.parse(value, None)
+            return bool(phonenumbers.is_possible_number(parsed))
+        if len(number) < 9 or _DATE_SHAPE.fullmatch(value):
+            return False  # 05-12-2023, 01.02.2023: dates, not national numbers
+        if (
+            len(number) == 10
+            and number[0] in "23456789"
+            and number[3] not in "01"
+            and (value.startswith("(") or value[3] in "-. ")
+        ):
+            return number[1:3] != "11"  # NANP: no N11 service code as area code
+        for region in _PHONE_REGIONS:
+            if phonenumbers.is_valid_number(phonenumbers.parse(value, region)):
+                return True
+    except phonenumbers.NumberParseException:
+        return False
+    return False
+
+
+def uk_nino(value: str) -> bool:
+    """UK National Insurance number: the prefixes HMRC never issues are excluded."""
+    compact = value.replace(" ", "").upper()
+    if len(compact) != 9 or compact[-1] not in "ABCD" or not compact[2:8].isdigit():
+        return False
+    first, second = compact[0], compact[1]
+    return (
+        first not in "DFIQUV"
+        and second not in "DFIOQUV"
+        and compact[:2] not in ("BG", "GB", "KN", "NK", "NT", "TN", "ZZ")
+    )
+
+
+_DNI_LETTERS = "TRWAGMYFPDXBNJZSQVHLCKE"
+
+
+def es_dni(value: str) -> bool:
+    """Spanish DNI (8 digits and a letter) or NIE (X/Y/Z, 7 digits, letter): mod-23 letter."""
+    compact = value.replace("-", "").replace(" ", "").upper()
+    if compact[:1] in ("X", "Y", "Z"):
+        compact = str("XYZ".index(compact[0])) + compact[1:]
+    if len(compact) != 9 or not compact[:8].isdigit():
+        return False
+    return _DNI_LETTERS[int(compact[:8]) % 23] == compact[8]
+
+
+_CF_ODD = dict(zip("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ", [
+    1, 0, 5, 7, 9, 13, 15, 17, 19, 21, 1, 0, 5, 7, 9, 13, 15, 17, 19, 21, 2, 4, 18, 20, 11, 3,
+    6, 8, 12, 14, 16, 10, 22, 25, 24, 23,
+], strict=True))  # fmt: skip
+
+
+def it_codice_fiscale(value: str) -> bool:
+    """Italian codice fiscale: 16 characters, the last a check letter over the first 15."""
+    code = value.upper()
+    if len(code) != 16 or not code.isalnum():
+        return False
+    total = 0
+    for i, ch in enumerate(code[:15]):
+        total += _CF_ODD[ch] if i % 2 == 0 else (int(ch) if ch.isdigit() else ord(ch) - 65)
+    return chr(65 + total % 26) == code[15]
+
+
+def nl_bsn(value: str) -> bool:
+    """Dutch BSN: 9 digits passing the eleven-test (weights 9..2, and -1 for the last)."""
+    number = digits(value)
+    if len(number) != 9 or number == "000000000":
+        return False
+    total = sum(int(d) * w for d, w in zip(number, (9, 8, 7, 6, 5, 4, 3, 2, -1), strict=True))
+    return total % 11 == 0
+
+
+def fr_nir(value: str) -> bool:
+    """French NIR (INSEE number): 13 characters and a key of 97 - (number mod 97)."""
+    compact = value.replace(" ", "").upper()
+    if len(compact) != 15 or compact[0] not in "1278":
+        return False
+    body = compact[:13].replace("2A", "19").replace("2B", "18")
+    if not body.isdigit() or not compact[13:].isdigit():
+        return False
+    return 97 - int(body) % 97 == int(compact[13:])
+
+
+def _icao_digit(chars: str) -> int:
+    total = 0
+    for i, ch in enumerate(chars):
+        total += (int(ch) if ch.isdigit() else ord(ch) - 55) * (7, 3, 1)[i % 3]
+    return total % 10
+
+
+def de_id_card(value: str) -> bool:
+    """German identity card or passport number; a tenth character is its ICAO check digit."""
+    code = value.upper()
+    if len(code) == 10:
+        return code[9].isdigit() and _icao_digit(code[:9]) == int(code[9])
+    return len(code) == 9 and sum(ch.isdigit() for ch in code) >= 3
+
+
+def de_tax_id(value: str) -> bool:
+    """German Steuer-ID: 11 digits, ISO 7064 MOD 11,10 check, one digit repeated in the first 10."""
+    number = digits(value)
+    if len(number) != 11 or number[0] == "0":
+        return False
+    counts = Counter(number[:10])
+    if max(counts.values()) > 3 or len(counts) < 8:
+        return False
+    product = 10
+    for ch in number[:10]:
+        total = (int(ch) + product) % 10 or 10
+        product = total * 2 % 11
+    return (11 - product) % 10 == int(number[10])
+
+
+def br_cpf(value: str) -> bool:
+    """Brazilian CPF: 11 digits, two mod-11 check digits."""
+    number = [int(d) for d in digits(value)]
+    if len(number) != 11 or len(set(number)) == 1:
+        return False
+    for size in (9, 10):
+        total = sum(d * w for d, w in zip(number[:size], range(size + 1, 1, -1), strict=True))
+        if total * 10 % 11 % 10 != number[size]:
+            return False
+    return True
+
+
+def ru_snils(value: str) -> bool:
+    """Russian SNILS: 9 digits and a 2-digit checksum (weights 9..1, mod 101)."""
+    number = digits(value)
+    if len(number) != 11:
+        return False
+    total = sum(int(d) * w for d, w in zip(number[:9], range(9, 0, -1), strict=True))
+    check = total % 101 % 100
+    return check == int(number[9:])
+
+
+def cn_resident_id(value: str) -> bool:
+    """Chinese resident identity number: 17 digits, ISO 7064 MOD 11-2 check character."""
+    code = value.upper()
+    if len(code) != 18 or not code[:17].isdigit():
+        return False
+    weights = (7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2)
+    total = sum(int(d) * w for d, w in zip(code[:17], weights, strict=True))
+    month, day = int(code[10:12]), int(code[12:14])
+    return 1 <= month <= 12 and 1 <= day <= 31 and "10X98765432"[total % 11] == code[17]
+
+
+def jp_my_number(value: str) -> bool:
+    """Japanese My Number: 11 digits and a mod-11 check digit."""
+    number = digits(value)
+    if len(number) != 12:
+        return False
+    total = 0
+    for n, ch in enumerate(reversed(number[:11]), start=1):
+        total += int(ch) * (n + 1 if n <= 6 else n - 5)
+    rest = total % 11
+    return (0 if rest <= 1 else 11 - rest) == int(number[11])
+
+
+def passport_number(value: str) -> bool:
+    """A passport number next to the word: mostly digits, or a 9-character ICAO code."""
+    code = value.replace(" ", "").upper()
+    count = sum(ch.isdigit() for ch in code)
+    return count >= 5 or (len(code) == 9 and code.isalnum())
+
+
+def date_parts(value: str) -> bool:
+    """A numeric date whose day and month are in range, in either order."""
+    fields = [int(f) for f in "".join(c if c.isdigit() else " " for c in value).split()]
+    if len(fields) != 3:
+        return True  # dates with month names are shaped by the pattern itself
+    if fields[0] > 31:
+        fields = [fields[2], fields[1], fields[0]]
+    day, month = fields[0], fields[1]
+    return (1 <= day <= 31 and 1 <= month <= 12) or (1 <= month <= 31 and 1 <= day <= 12)
+
+
+# Words that follow a cue ("Customer:", "Dr.", "Thanks,") without being anyone's name.
+_NOT_NAMES = _words(
+    """
+    a an the this that these those it its he she we they i you me my our your their his her
+    and or but so if then than when where what which who why how here there yes no not none
+    n/a na nil null unknown anonymous tbd tba pending stable unstable critical fair good
+    ok okay all everyone team staff admin support sales service services success care data
+    id number record records info information details account accounts portal experience
+    satisfaction feedback relations management journey name names email phone address
+    also note please thanks thank hi hello dear see let next new old first last other
+    today tomorrow yesterday monday tuesday wednesday thursday friday saturday sunday
+    january february march april may june july august september october november december
+    engineer developer manager director analyst designer architect consultant lead senior
+    junior vice president officer head chief staff software product project program
+    sr jr mr mrs ms dr prof someone somebody nobody everybody anyone user users function
+    method class service client server customer patient
+    """
+)
+_ORGANIZATION = _words(
+    """
+    inc inc. corp corp. corporation co co. company ltd ltd. llc llp plc gmbh ag kg sa sas sarl
+    sl spa srl bv nv ab oy as pty group holding holdings bank university hospital clinic labs
+    systems technologies solutions services partners foundation association institute
+    """
+)
+# Chinese and Japanese words that follow 患者 or 客户 and are not names.
+_NOT_HAN_NAMES = ("病情", "稳定", "情况", "未知", "匿名", "不详", "本人", "待定", "暂无", "其他")
+
+
+def person_name(value: str) -> bool:
+    """A plausible personal name: not a common word, an acronym or an organization."""
+    words = value.replace("\u3000", " ").split()
+    if not words:
+        return False
+    first = words[0].rstrip(".,'’").lower()
+    if first in _NOT_NAMES or any(w.lower().rstrip(".,") in _ORGANIZATION for w in words[1:]):
+        return False
+    if len(words) == 1 and len(value) > 1 and value.isupper() and value.isascii():
+        return False  # "ACME", "API": acronyms, not people
+    return not value.startswith(_NOT_HAN_NAMES)
+
+
 # Names policies may use in custom detectors.
 VALIDATORS: dict[str, Callable[[str], bool]] = {
     "luhn": luhn,
@@ -140,4 +454,22 @@ VALIDATORS: dict[str, Callable[[str], bool]] = {
     "nhs_number": nhs_number,
     "us_ssn": us_ssn,
     "github_token": github_token,
+    "card_number": card_number,
+    "email": email,
+    "ip_address": ip_address,
+    "phone": phone,
+    "uk_nino": uk_nino,
+    "es_dni": es_dni,
+    "it_codice_fiscale": it_codice_fiscale,
+    "nl_bsn": nl_bsn,
+    "fr_nir": fr_nir,
+    "de_id_card": de_id_card,
+    "de_tax_id": de_tax_id,
+    "br_cpf": br_cpf,
+    "ru_snils": ru_snils,
+    "cn_resident_id": cn_resident_id,
+    "jp_my_number": jp_my_number,
+    "passport_number": passport_number,
+    "date_parts": date_parts,
+    "person_name": person_name,
 }

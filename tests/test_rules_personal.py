@@ -1,0 +1,669 @@
+"""Personal-data detectors: what each finds, exactly where, and the look-alikes it keeps."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from vault import _validators as v
+from vault._policy import load
+from vault._redact import Redactor
+
+REDACTOR: Redactor = load().redactor
+
+
+def redact(text: str) -> str:
+    return REDACTOR.apply(text, lambda kind, value: "0123456789").text
+
+
+def found(text: str) -> list[tuple[str, str, str]]:
+    """(rule, kind, value) of every finding."""
+    return [(f.rule, f.kind, text[f.start : f.end]) for f in REDACTOR.scan(text)]
+
+
+# --- helpers that compute check digits, so the tests do not rely on published samples ---
+
+
+def luhn_complete(body: str) -> str:
+    for d in "0123456789":
+        if v.luhn(body + d):
+            return body + d
+    raise AssertionError(body)
+
+
+def iban_complete(country: str, bban: str) -> str:
+    number = int("".join(str(int(ch, 36)) for ch in bban + country + "00"))
+    return f"{country}{98 - number % 97:02d}{bban}"
+
+
+def verhoeff_complete(body: str) -> str:
+    for d in "0123456789":
+        if v.verhoeff(body + d):
+            return body + d
+    raise AssertionError(body)
+
+
+def nhs_complete(body: str) -> str:
+    for d in "0123456789":
+        if v.nhs_number(body + d):
+            return body + d
+    raise AssertionError(body)
+
+
+def bsn_complete(body: str) -> str:
+    for d in "0123456789":
+        if v.nl_bsn(body + d):
+            return body + d
+    raise AssertionError(body)
+
+
+def cf_complete(body: str) -> str:
+    for ch in "ABCDEFGHIJKLMNOPQRSTUVWXYZ":
+        if v.it_codice_fiscale(body + ch):
+            return body + ch
+    raise AssertionError(body)
+
+
+def nir_complete(body: str) -> str:
+    return f"{body}{97 - int(body.replace('2A', '19').replace('2B', '18')) % 97:02d}"
+
+
+def cpf_complete(body: str) -> str:
+    digits = [int(d) for d in body]
+    for weight in (10, 11):
+        total = sum(d * w for d, w in zip(digits, range(weight, 1, -1), strict=False))
+        digits.append(total * 10 % 11 % 10)
+    return "".join(map(str, digits))
+
+
+def cn_id_complete(body: str) -> str:
+    weights = (7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2)
+    total = sum(int(d) * w for d, w in zip(body, weights, strict=True))
+    return body + "10X98765432"[total % 11]
+
+
+def icao_complete(body: str) -> str:
+    total = sum(
+        (int(ch) if ch.isdigit() else ord(ch) - 55) * (7, 3, 1)[i % 3] for i, ch in enumerate(body)
+    )
+    return body + str(total % 10)
+
+
+# --- e-mail ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("Write to jane.doe@acme-health.io today", "jane.doe@acme-health.io"),
+        ("plus: jane+newsletter@gmail.com.", "jane+newsletter@gmail.com"),
+        ("IDN: müller@bücher.de", "müller@bücher.de"),
+        ("punycode a.b@xn--bcher-kva.de", "a.b@xn--bcher-kva.de"),
+        ("<ivanov.a@yandex.ru>", "ivanov.a@yandex.ru"),
+    ],
+)
+def test_email_found(text: str, value: str) -> None:
+    """E-mail addresses, plus-addressed and internationalized, are found exactly."""
+    assert found(text) == [("email", "email", value)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "see test@example.com, ops@example.org and x@sub.example.net",
+        "a@b.test, c@d.invalid, e@f.example, root@localhost",
+        "assets: logo@2x.png and icon@3x.webp",
+        "git@github.com:acme/billing.git",
+        "admin@test",
+        "npm i lodash@4.17.21",
+    ],
+)
+def test_email_look_alikes_kept(text: str) -> None:
+    """Reserved example domains, file names, SSH remotes and package specs stay."""
+    assert redact(text) == text
+
+
+def test_email_redacted_in_text() -> None:
+    """The marker replaces the address and nothing around it."""
+    assert redact("Mail jane@corp.io, please") == "Mail [REDACTED:email], please"
+
+
+# --- phone numbers ---
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("Call me at +44 20 7946 0958", "+44 20 7946 0958"),
+        ("US: +1 (415) 555-0132.", "+1 (415) 555-0132"),
+        ("ring (415) 555-0132 now", "(415) 555-0132"),
+        ("office 415.555.0132", "415.555.0132"),
+        ("Tel. 030 12345678", "030 12345678"),
+        ("Handy +49 151 75233439", "+49 151 75233439"),
+        ("Ruf an: +49 (0)30 12345678", "+49 (0)30 12345678"),
+        ("tél. 06 12 34 56 78", "06 12 34 56 78"),
+        ("tél. 06.12.34.56.78", "06.12.34.56.78"),
+        ("+33 1 23 45 67 89", "+33 1 23 45 67 89"),
+        ("móvil 646 81 61 44", "646 81 61 44"),
+        ("mobile 98765 43210", "98765 43210"),
+        ("+91-98765-43210", "+91-98765-43210"),
+        ("celular (11) 91234-5678", "(11) 91234-5678"),
+        ("電話：03-1234-5678", "03-1234-5678"),
+        ("携帯：090-1234-5678", "090-1234-5678"),
+        ("телефон 8 (953) 333-74-35", "8 (953) 333-74-35"),
+        ("手机号：13912345678", "13912345678"),
+        ("mobile 07700 900123", "07700 900123"),
+        ("+79617947295", "+79617947295"),
+    ],
+)
+def test_phone_found(text: str, value: str) -> None:
+    """International and national phone formats are found, validated by libphonenumber."""
+    assert found(text) == [("phone", "phone", value)]
+
+
+def test_phone_bare_digits_need_a_phone_word() -> None:
+    """A bare digit run is a phone number only next to a word like 'phone'."""
+    assert found("phone: 4155550132") == [("phone_plain", "phone", "4155550132")]
+    assert redact("ticket 4155550132") == "ticket 4155550132"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "released on 2023-10-12, 12/10/2023, 12.10.2023 and 05-12-2023",
+        "v10.4.1 and version 2.14.3",
+        "Order #1234567890, ORD-2024-739249",
+        "timestamp 1699999999 at 2023-10-12T10:20:30Z, 14:02:17",
+        "hosts 192.168.100.200 and 10.0.0.12",
+        "the 2019-2023 contracts, pages 100-200",
+        "price $1,299.99 or 1 299,00 €",
+        "ISBN 978-3-16-148410-0",
+        "IBAN-like BE89 0382 4828 7559 and card-like 6282 0486 8474 8171",
+        "call +1 234",
+    ],
+)
+def test_phone_look_alikes_kept(text: str) -> None:
+    """Dates, versions, order numbers, timestamps, IPs, ranges and prices stay."""
+    assert redact(text) == text
+
+
+def test_phone_marker() -> None:
+    """The marker replaces the number only."""
+    assert redact("Call me at +44 20 7946 0958") == "Call me at [REDACTED:phone]"
+
+
+# --- social security numbers ---
+
+
+@pytest.mark.parametrize(
+    ("text", "rule", "value"),
+    [
+        ("SSN 123-45-6789", "us_ssn", "123-45-6789"),
+        ("ssn 123 45 6789", "us_ssn", "123 45 6789"),
+        ("SSN: 123456789", "us_ssn_plain", "123456789"),
+        ("social security number 078051121", "us_ssn_plain", "078051121"),
+    ],
+)
+def test_ssn_found(text: str, rule: str, value: str) -> None:
+    """SSNs are found dashed or spaced anywhere, and undashed next to 'SSN'."""
+    assert found(text) == [(rule, "ssn", value)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["id 123456789", "SSN 000-12-3456", "SSN 666-12-3456", "SSN 912-34-5678", "1234-56-789"],
+)
+def test_ssn_look_alikes_kept(text: str) -> None:
+    """Undashed nine digits without context, and impossible areas, stay."""
+    assert redact(text) == text
+
+
+# --- payment cards ---
+
+CARDS = {
+    "visa": luhn_complete("411111111111111"),
+    "visa13": luhn_complete("422222222222"),
+    "mastercard": luhn_complete("555555555555444"),
+    "mastercard2": luhn_complete("222300312200322"),
+    "amex": luhn_complete("37828224631000"),
+    "discover": luhn_complete("601111111111111"),
+    "diners": luhn_complete("3056930902590"),
+    "jcb": luhn_complete("353011133330000"),
+    "unionpay": luhn_complete("620000000000000"),
+    "maestro": luhn_complete("67590000000000000"),
+}
+
+
+@pytest.mark.parametrize("brand", sorted(CARDS))
+def test_card_numbers_of_every_brand(brand: str) -> None:
+    """Every major brand is found plain, and 16-digit numbers also spaced and dashed."""
+    number = CARDS[brand]
+    forms = [number]
+    if len(number) == 16:
+        forms += [" ".join(number[i : i + 4] for i in range(0, 16, 4))]
+        forms += ["-".join(number[i : i + 4] for i in range(0, 16, 4))]
+    if len(number) == 15:
+        forms += [f"{number[:4]} {number[4:10]} {number[10:]}"]
+    if len(number) == 14:
+        forms += [f"{number[:4]} {number[4:10]} {number[10:]}"]
+    for form in forms:
+        assert found(f"card {form}.") == [("card_number", "card_number", form)], form
+        assert redact(f"card {form}.") == f"card [MASKED:card_number:{number[-4:]}]."
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "4111 1111 1111 1112",  # Luhn fails
+        luhn_complete("123456789012345"),  # no brand starts with 1
+        luhn_complete("3782822463100"),  # an Amex prefix at 14 digits
+        "IT25 Q721 4073 9447 5054 8725 037",  # inside an IBAN-shaped run
+        "ts 1699999999999",
+    ],
+)
+def test_card_look_alikes_kept(text: str) -> None:
+    """Numbers failing Luhn, brand or length, and digits inside IBAN runs, stay."""
+    assert redact(text) == text
+
+
+# --- IBAN --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("country", "bban"),
+    [
+        ("DE", "370400440532013000"),
+        ("GB", "WEST12345698765432"),
+        ("FR", "20041010050500013M02606"),
+        ("NL", "ABNA0417164300"),
+        ("ES", "21000418450200051332"),
+        ("BE", "539007547034"),
+    ],
+)
+def test_iban_compact_and_spaced(country: str, bban: str) -> None:
+    """IBANs are found compact and in groups of four."""
+    compact = iban_complete(country, bban)
+    spaced = " ".join(compact[i : i + 4] for i in range(0, len(compact), 4))
+    for form in (compact, spaced):
+        assert found(f"IBAN {form}") == [("iban", "iban", form)]
+
+
+def test_iban_look_alikes_kept() -> None:
+    """A wrong check digit or a wrong length for the country stays."""
+    good = iban_complete("DE", "370400440532013000")
+    bad_check = good[:2] + f"{(int(good[2:4]) + 1) % 100:02d}" + good[4:]
+    bad_length = iban_complete("DE", "37040044053201300")
+    assert redact(f"x {bad_check} y") == f"x {bad_check} y"
+    assert redact(f"x {bad_length} y") == f"x {bad_length} y"
+
+
+# --- IP addresses -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("client IP 81.2.69.160 logged in", "81.2.69.160"),
+        ("from 8.8.8.8.", "8.8.8.8"),
+        ("v6 2606:4700:4700::1111", "2606:4700:4700::1111"),
+        ("[2a01:4f8:db01:52c4:d3e1:b21d:5b57:9e31]:443", "2a01:4f8:db01:52c4:d3e1:b21d:5b57:9e31"),
+    ],
+)
+def test_ip_found(text: str, value: str) -> None:
+    """Public IPv4 and IPv6 addresses are found."""
+    assert found(text) == [("ip_address", "ip_address", value)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "docs 192.0.2.1, 198.51.100.7, 203.0.113.9 and 2001:db8::1",
+        "private 10.1.2.3, 172.16.5.4, 192.168.1.10 and fc00::1, fd12:3456:789a::1",
+        "loopback 127.0.0.1 ::1, link-local 169.254.1.1 fe80::1:2:3",
+        "0.0.0.0 and 255.255.255.255, multicast 224.0.0.1",
+        "version 1.2.3.4, Version: 4.2.1.9, build 10.0.19045.3693, firmware 2.1.0.7",
+        "v1.2.3.4 and 1.2.3.4.5 and 999.1.1.1 and 01.02.03.04",
+        "at 10:20:30 and MAC 00:1a:2b:3c:4d:5e and std::vector",
+    ],
+)
+def test_ip_look_alikes_kept(text: str) -> None:
+    """Documentation, private, loopback, link-local, reserved ranges and versions stay."""
+    assert redact(text) == text
+
+
+# --- dates of birth ---
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("DOB: 12/04/1990", "12/04/1990"),
+        ("D.O.B. 1990-04-12", "1990-04-12"),
+        ("date of birth (DD/MM/YYYY): 12.04.1990", "12.04.1990"),
+        ("born on 3 March 1985 in Leeds", "3 March 1985"),
+        ("born on the 3rd of March 1985", "3rd of March 1985"),
+        ("Birthday: April 12, 1990", "April 12, 1990"),
+        ("Geburtsdatum: 12.04.1990", "12.04.1990"),
+        ("geboren am 15. März 1944", "15. März 1944"),
+        ("date de naissance : 12 avril 1990", "12 avril 1990"),
+        ("née le 23 août 2008", "23 août 2008"),
+        ("fecha de nacimiento: 12 de abril de 1990", "12 de abril de 1990"),
+        ("data di nascita: 12/04/1990", "12/04/1990"),
+        ("data de nascimento: 07-05-1978", "07-05-1978"),
+        ("生年月日：1990年4月12日", "1990年4月12日"),
+        ("出生日期：1990-04-12", "1990-04-12"),
+        ("дата рождения: 12.04.1990", "12.04.1990"),
+        ("जन्म तिथि: 12/04/1990", "12/04/1990"),
+    ],
+)
+def test_date_of_birth_found(text: str, value: str) -> None:
+    """Dates next to a birth cue are found, in many formats and languages."""
+    assert found(text) == [("date_of_birth", "date_of_birth", value)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "meeting on 12/04/1990",
+        "released 2023-10-12",
+        "born in 1990",
+        "DOB: 45/13/1990",
+        "Geburtstag der Firma",
+    ],
+)
+def test_date_of_birth_look_alikes_kept(text: str) -> None:
+    """Plain dates, bare years and impossible dates stay."""
+    assert redact(text) == text
+
+
+# --- passports and national ids ---
+
+
+@pytest.mark.parametrize(
+    ("text", "rule", "kind", "value"),
+    [
+        ("passport 123456789", "passport", "passport", "123456789"),
+        ("passport no. A12345678", "passport", "passport", "A12345678"),
+        ("Reisepassnummer C01X00T47", "passport", "passport", "C01X00T47"),
+        ("numéro de passeport : 12AB34567", "passport", "passport", "12AB34567"),
+        ("NINO AB 12 34 56 C", "uk_nino", "national_id", "AB 12 34 56 C"),
+        ("NI number JG103759A", "uk_nino", "national_id", "JG103759A"),
+        ("NHS number 943 476 5919", "nhs_number", "national_id", "943 476 5919"),
+        ("DNI 12345678Z", "es_dni", "national_id", "12345678Z"),
+        ("NIE X1234567L", "es_dni", "national_id", "X1234567L"),
+        ("СНИЛС 112-233-445 95", "ru_snils", "national_id", "112-233-445 95"),
+    ],
+)
+def test_identifiers_found(text: str, rule: str, kind: str, value: str) -> None:
+    """Passports and national ids are found with their kind."""
+    assert found(text) == [(rule, kind, value)]
+
+
+def test_identifiers_with_computed_check_digits() -> None:
+    """Aadhaar, BSN, NIR, codice fiscale, CPF, Chinese id and German id card are found."""
+    aadhaar = verhoeff_complete("23456789012")
+    cases = [
+        (f"Aadhaar {aadhaar[:4]} {aadhaar[4:8]} {aadhaar[8:]}", "aadhaar"),
+        (f"Aadhaar: {aadhaar}", "aadhaar_plain"),
+        (f"BSN {bsn_complete('11122233')}", "nl_bsn"),
+        (f"NIR {nir_complete('1850578006084')}", "fr_nir"),
+        (f"CF {cf_complete('RSSMRA85T10A562')}", "it_codice_fiscale"),
+        (f"CPF {cpf_complete('529982247')}", "br_cpf"),
+        (f"身份证号 {cn_id_complete('11010119900307123')}", "cn_resident_id"),
+        (f"Personalausweis {icao_complete('T22000129')}", "de_id_card"),
+    ]
+    for text, rule in cases:
+        assert [f.rule for f in REDACTOR.scan(text)] == [rule], text
+        assert redact(text).endswith("[REDACTED:national_id]"), text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "order 123456789 shipped",
+        "QQ123456C",  # Q is never a first letter
+        "GB123456A",  # GB is an excluded prefix
+        "ref 9434765918",
+        "DNI 12345678A",
+        "part ABC123456",
+    ],
+)
+def test_identifier_look_alikes_kept(text: str) -> None:
+    """Numbers without their cue, or with wrong check digits or prefixes, stay."""
+    assert redact(text) == text
+
+
+# --- street addresses ---
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("at 1600 Pennsylvania Avenue NW, Washington, DC 20500.", None),
+        ("lives at 221B Baker Street, London NW1 6XE", "221B Baker Street, London NW1 6XE"),
+        ("ship to 4891 Kingsley Lane today", "4891 Kingsley Lane"),
+        ("Adresse: Hauptstraße 12, 10115 Berlin", "Hauptstraße 12, 10115 Berlin"),
+        ("Berliner Str. 5a", "Berliner Str. 5a"),
+        ("Kalverstraat 92", "Kalverstraat 92"),
+        ("adresse : 12 rue de la Paix, 75002 Paris", "12 rue de la Paix, 75002 Paris"),
+        ("143 bis rue des Lilas", "143 bis rue des Lilas"),
+        ("dirección: Calle Mayor 5", "Calle Mayor 5"),
+        ("C/ de Alcalá, 199", "C/ de Alcalá, 199"),
+        ("Via Roma 10, 00184 Roma", "Via Roma 10, 00184 Roma"),
+        ("mora na Rua Augusta, 467", "Rua Augusta, 467"),
+        ("पता: 76, MG Road", "76, MG Road"),
+        ("адрес: ул. Садовая, д. 79, кв. 112", "ул. Садовая, д. 79, кв. 112"),
+        ("地址：北京市朝阳区建国路88号", "北京市朝阳区建国路88号"),
+        ("住所：東京都渋谷区神南1-2-3", "東京都渋谷区神南1-2-3"),
+    ],
+)
+def test_street_address_found(text: str, value: str | None) -> None:
+    """Street addresses in many countries' forms are found with their postal code."""
+    expected = value or "1600 Pennsylvania Avenue NW, Washington, DC 20500"
+    assert found(text) == [("street_address", "street_address", expected)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Step 3 Road map is ready",
+        "We shipped 3 Big Ways to win",
+        "Spring 2023 release",
+        "via Slack 2 days ago",
+        "the route 66 incident",
+    ],
+)
+def test_street_address_look_alikes_kept(text: str) -> None:
+    """Numbers next to road-like words that are not addresses stay."""
+    assert redact(text) == text
+
+
+# --- person names ---
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Dr. Müller said", "Dr. [REDACTED:person_name] said"),
+        ("Prof. Dr. Anna Schmidt", "Prof. Dr. [REDACTED:person_name]"),
+        ("Mr Smith and Mrs. O'Brien", "Mr [REDACTED:person_name] and Mrs. [REDACTED:person_name]"),
+        ("Herr Schmidt, Frau Weber", "Herr [REDACTED:person_name], Frau [REDACTED:person_name]"),
+        ("M. Dupont et Mme Lefèvre", "M. [REDACTED:person_name] et Mme [REDACTED:person_name]"),
+        ("Sr. García y Sra. Núñez", "Sr. [REDACTED:person_name] y Sra. [REDACTED:person_name]"),
+        ("Sig. Rossi", "Sig. [REDACTED:person_name]"),
+        ("г-н Иванов", "г-н [REDACTED:person_name]"),
+        ("Patient: John Smith, 45", "Patient: [REDACTED:person_name], 45"),
+        ("Customer: Jane Doe", "Customer: [REDACTED:person_name]"),
+        ("Name: Jane Doe\nEmail: x", "Name: [REDACTED:person_name]\nEmail: x"),
+        ("Full name: Ludwig van Beethoven", "Full name: [REDACTED:person_name]"),
+        ("Kunde: Jonas Becker", "Kunde: [REDACTED:person_name]"),
+        ("Nom : Jean Dupont", "Nom : [REDACTED:person_name]"),
+        ("Nombre: José Pérez", "Nombre: [REDACTED:person_name]"),
+        ("姓名：王小明", "姓名：[REDACTED:person_name]"),
+        ("患者：李雷，男，45岁", "患者：[REDACTED:person_name]，男，45岁"),
+        ("氏名：山田 太郎", "氏名：[REDACTED:person_name]"),
+        ("이름: 김민수", "이름: [REDACTED:person_name]"),
+        ("Имя: Анна Каренина", "Имя: [REDACTED:person_name]"),
+        ("Пациент: Иван Петров", "Пациент: [REDACTED:person_name]"),
+        ("Best regards,\nJane Doe", "Best regards,\n[REDACTED:person_name]"),
+        ("Cheers,\nJohn", "Cheers,\n[REDACTED:person_name]"),
+        ("-- \nMaria", "-- \n[REDACTED:person_name]"),
+        ("Mit freundlichen Grüßen\nKlaus Meyer", "Mit freundlichen Grüßen\n[REDACTED:person_name]"),
+        ("my name is Jean-Pierre.", "my name is [REDACTED:person_name]."),
+        ("a guy called Bob", "a guy called [REDACTED:person_name]"),
+        ("меня зовут Ольга", "меня зовут [REDACTED:person_name]"),
+        ("我叫王小明，今年30岁", "我叫[REDACTED:person_name]，今年30岁"),
+        ("मेरा नाम राहुल शर्मा है", "मेरा नाम [REDACTED:person_name] है"),
+        ("اسمي أحمد علي", "اسمي [REDACTED:person_name]"),
+        ('owner_name = "James Palmer"', 'owner_name = "[REDACTED:person_name]"'),
+        (
+            "James Palmer called about the invoice",
+            "[REDACTED:person_name] called about the invoice",
+        ),
+        ("Pablo Ortega llamó por la factura", "[REDACTED:person_name] llamó por la factura"),
+    ],
+)
+def test_person_name_found(text: str, expected: str) -> None:
+    """Names after cues in several languages and scripts are replaced; the cue stays."""
+    assert redact(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Patient: stable",
+        "Patient: Stable",
+        "Customer: ACME Corp",
+        "Customer: Globex Inc.",
+        "Client: API",
+        "File name: Report",
+        "a tool called Docker",
+        "Thanks,\nThe deploy is done",
+        "Sr. Engineer Tom",
+        "the patient portal",
+        "患者：病情稳定",
+        "Nobody called about it",
+    ],
+)
+def test_person_name_look_alikes_kept(text: str) -> None:
+    """Conditions, organizations, acronyms, file labels and sentence starts stay."""
+    assert redact(text) == text
+
+
+# --- validators ---
+
+
+def test_validators_accept_computed_and_reject_altered() -> None:
+    """Each check-digit validator accepts a computed number and rejects a changed digit."""
+    rng = random.Random(7)
+    for _ in range(50):
+        body = "".join(rng.choice("0123456789") for _ in range(11))
+        aadhaar = verhoeff_complete("2" + body[:10])
+        assert v.aadhaar(aadhaar)
+        assert not v.aadhaar(aadhaar[:-1] + str((int(aadhaar[-1]) + 1) % 10))
+        cpf = cpf_complete(body[:9])
+        assert v.br_cpf(cpf) and not v.br_cpf(cpf[:-1] + str((int(cpf[-1]) + 1) % 10))
+        card = luhn_complete("4" + body + "123")
+        assert v.card_number(card) and not v.card_number(card[:-1] + str((int(card[-1]) + 1) % 10))
+    assert v.nhs_number(nhs_complete("943476591")) and not v.nhs_number("9434765918")
+    assert v.nl_bsn(bsn_complete("11122233")) and not v.nl_bsn("111222334")
+    assert v.fr_nir(nir_complete("1850578006084")) and not v.fr_nir("185057800608400")
+    assert v.fr_nir(nir_complete("285052A006084"))  # Corsica
+    code = cf_complete("RSSMRA85T10A562")
+    assert v.it_codice_fiscale(code)
+    assert not v.it_codice_fiscale(code[:-1] + chr((ord(code[-1]) - 64) % 26 + 65))
+    assert v.cn_resident_id(cn_id_complete("11010119900307123"))
+    assert not v.cn_resident_id("110101199003071230")
+    assert v.de_id_card(icao_complete("T22000129")) and not v.de_id_card("T220001290")
+
+
+@pytest.mark.parametrize(
+    ("validator", "good", "bad"),
+    [
+        (v.es_dni, ["12345678Z", "X1234567L", "Y-1234567-X"], ["12345678A", "X1234567A"]),
+        (v.uk_nino, ["AB123456C", "JG 10 37 59 A"], ["QQ123456C", "GB123456A", "AB123456E"]),
+        (v.us_ssn, ["123-45-6789"], ["000-12-3456", "666-12-3456", "900-12-3456", "123-00-4567"]),
+        (v.iban, ["GB82WEST12345698765432"], ["GB82WEST1234569876543", "XX82WEST12345698765432"]),
+        (v.ip_address, ["81.2.69.160", "2606:4700::1111"], ["10.0.0.1", "2001:db8::1", "01.2.3.4"]),
+        (v.email, ["a.b@c.io"], [".a@c.io", "a..b@c.io", "logo@2x.png", "git@github.com"]),
+        (v.date_parts, ["12/04/1990", "1990-04-12", "04/12/1990"], ["45/13/1990", "32/13/1990"]),
+        (v.person_name, ["Jane Doe", "王小明"], ["The", "ACME", "Acme Corp", "病情稳定"]),
+        (v.ru_snils, ["112-233-445 95"], ["112-233-445 96"]),
+        (v.jp_my_number, ["123456789018"], ["123456789012"]),
+        (v.de_tax_id, ["86095742719"], ["86095742718", "11111111111"]),
+        (v.phone, ["+44 20 7946 0958", "(415) 555-0132", "030 12345678"], ["05-12-2023", "+1 2"]),
+    ],
+)
+def test_validator_known_answers(validator: object, good: list[str], bad: list[str]) -> None:
+    """Validators accept known-valid values and reject known-invalid ones."""
+    assert callable(validator)
+    for value in good:
+        assert validator(value), value
+    for value in bad:
+        assert not validator(value), value
+
+
+def test_validators_registered_by_name() -> None:
+    """Every new validator can be named in a policy's custom detectors."""
+    for name in (
+        "card_number", "email", "ip_address", "phone", "uk_nino", "es_dni", "it_codice_fiscale",
+        "nl_bsn", "fr_nir", "de_id_card", "de_tax_id", "br_cpf", "ru_snils", "cn_resident_id",
+        "jp_my_number", "passport_number", "date_parts", "person_name",
+    ):  # fmt: skip
+        assert name in v.VALIDATORS
+
+
+# --- whole notes and adversarial input ---
+
+
+def test_mixed_note_multi_language() -> None:
+    """A note mixing languages is redacted item by item, the rest unchanged."""
+    note = (
+        "Patient: María José Núñez, DOB: 03/07/1985\n"
+        "Tel. +34 612 345 678, correo maria.nunez@correo.es\n"
+        "Dirección: Calle Mayor 5, 28013 Madrid\n"
+        "Версия 1.2.3.4 развернута; сервер 10.0.0.5\n"
+    )
+    assert redact(note) == (
+        "Patient: [REDACTED:person_name], DOB: [REDACTED:date_of_birth]\n"
+        "Tel. [REDACTED:phone], correo [REDACTED:email]\n"
+        "Dirección: [REDACTED:street_address]\n"
+        "Версия 1.2.3.4 развернута; сервер 10.0.0.5\n"
+    )
+
+
+def test_redaction_is_idempotent_on_personal_data() -> None:
+    """Redacting a redacted note changes nothing."""
+    once = redact("Dr. Jane Doe, +44 20 7946 0958, 81.2.69.160, DOB: 12/04/1990")
+    assert redact(once) == once
+
+
+def test_adversarial_megabyte_of_near_matches() -> None:
+    """1 MB of near-matches for every personal rule is scanned without error."""
+    pieces = [
+        "1234567890" * 7,
+        "@" * 64,
+        "a@" * 32,
+        "Dr. " * 16,
+        "Name: " * 10,
+        "1.2.3." * 10,
+        "+44 " * 16,
+        "(415) 555-" * 6,
+        "DOB: 12/" * 8,
+        "1 rue de " * 8,
+        "Calle Mayor " * 6,
+        "::" * 32,
+        "王" * 40,
+        "Best regards,\n" * 4,
+        "DE89 3704 " * 6,
+    ]
+    text = "".join(p * (1 + (1 << 20) // (len(p) * len(pieces))) for p in pieces)
+    assert len(text) >= 1 << 20
+    REDACTOR.scan(text)
+
+
+def test_adversarial_text_still_finds_a_planted_value() -> None:
+    """After a long near-match run, a real value at the end is still found."""
+    text = "Dr. " * 50_000 + "1.2.3." * 50_000 + " mail jane@corp.io"
+    assert [f.rule for f in REDACTOR.scan(text)][-1] == "email"
