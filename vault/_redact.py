@@ -11,6 +11,7 @@ their own ``finditer``. No pattern can backtrack.
 
 from __future__ import annotations
 
+import bisect
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -149,15 +150,15 @@ class Redactor:
             if rule.keywords and not any(k in lowered for k in rule.keywords):
                 continue
             compiled, group = self._compiled[index]
-            pos, retries = 0, _MAX_RETRIES
+            pos = 0
             while pos <= len(data):
                 match = compiled.search(data, pos)
                 if match is None:
                     break
-                b_start, b_end = match.span(group)
                 m_start, m_end = match.span()
+                pos = max(m_end, m_start + 1)
+                b_start, b_end = match.span(group)
                 if b_start < 0 or b_start == b_end:
-                    pos = max(m_end, m_start + 1)
                     continue
                 start, end = offsets.char(b_start), offsets.char(b_end)
                 if self._keep(rule, text, lowered, start, end, markers):
@@ -165,13 +166,6 @@ class Redactor:
                         rule.name, rule.kind, rule.category, start, end, configured.action
                     )
                     found.append((rule.priority, end - start, -start, finding))
-                    pos = max(m_end, m_start + 1)
-                elif retries > 0:
-                    # A rejected candidate may hide a valid shorter one that starts inside it.
-                    retries -= 1
-                    pos = m_start + 1
-                else:
-                    pos = max(m_end, m_start + 1)
         return _resolve(found)
 
     def _keep(
@@ -197,16 +191,29 @@ class Redactor:
         return rule.validator is None or rule.validator(value)
 
     def apply(self, text: str, pseudonym: Pseudonymizer) -> Redacted:
-        """The text with every finding handled by its action; raises BlockedError."""
-        findings = self.scan(text)
+        """The text with every finding handled by its action; raises BlockedError.
+
+        Runs to a fixed point: replacing one finding can expose another (a digit
+        run that failed as a phone number because a card number followed it), so
+        the result is scanned again until nothing changes. That makes redaction
+        idempotent: what is stored passes the filter unchanged.
+        """
+        findings: list[Finding] = []
+        for _ in range(_MAX_PASSES):
+            found = self.scan(text)
+            if not found:
+                break
+            text = self._replace(text, found, pseudonym)
+            findings.extend(found)
+        return Redacted(text, tuple(findings))
+
+    def _replace(self, text: str, findings: list[Finding], pseudonym: Pseudonymizer) -> str:
         blocked = sorted({f.kind for f in findings if f.action == "block"})
         if blocked:
             raise BlockedError(
                 f"Error: The write was refused: it contains {_and([a_label(k) for k in blocked])}, "
                 "which this vault's policy does not allow to be stored. Remove it and try again."
             )
-        if not findings:
-            return Redacted(text, ())
         keep = {c.rule.name: c.keep for c in self._rules}
         out, last = [], 0
         for f in findings:
@@ -214,7 +221,12 @@ class Redactor:
             out.append(_replacement(f, text[f.start : f.end], keep[f.rule], pseudonym))
             last = f.end
         out.append(text[last:])
-        return Redacted("".join(out), tuple(findings))
+        return "".join(out)
+
+
+# Each pass replaces at least one finding with a marker that is never scanned again, so
+# real text settles in two passes; the bound only stops a pathological case.
+_MAX_PASSES = 4
 
 
 def _replacement(finding: Finding, value: str, keep: int, pseudonym: Pseudonymizer) -> str:
@@ -229,11 +241,6 @@ def _replacement(finding: Finding, value: str, keep: int, pseudonym: Pseudonymiz
 def _normalize(value: str) -> str:
     """The form pseudonyms are keyed on: case and spacing do not make a new person."""
     return " ".join(value.casefold().split())
-
-
-# Re-searches after rejected candidates, per rule and scan: enough for real text, and a
-# bound that keeps the work linear on hostile input.
-_MAX_RETRIES = 256
 
 
 class _Offsets:
@@ -253,11 +260,17 @@ class _Offsets:
 
 def _resolve(found: list[tuple[int, int, int, Finding]]) -> list[Finding]:
     """Keep the best of overlapping findings: higher priority, then longer, then earlier."""
+    starts: list[int] = []  # kept findings, sorted by start; they never overlap
     kept: list[Finding] = []
     for _, _, _, finding in sorted(found, key=lambda t: (t[0], t[1], t[2]), reverse=True):
-        if all(finding.end <= k.start or k.end <= finding.start for k in kept):
-            kept.append(finding)
-    return sorted(kept, key=lambda f: f.start)
+        at = bisect.bisect_right(starts, finding.start)
+        if at and kept[at - 1].end > finding.start:
+            continue  # overlaps the kept finding that starts before it
+        if at < len(kept) and kept[at].start < finding.end:
+            continue  # overlaps the kept finding that starts after it
+        starts.insert(at, finding.start)
+        kept.insert(at, finding)
+    return kept
 
 
 def re2_message(exc: Exception) -> str:

@@ -1,0 +1,1662 @@
+"""Build the labeled corpus the redaction filter is measured on.
+
+    .venv/bin/python tests/corpus/generate.py        # writes tests/corpus/samples.jsonl
+
+Each sample is a realistic agent note (chat transcript, config file, log, shell
+history, code, ticket, clinical, HR or CRM note, in one of several languages)
+with the values that must be removed (``must_go``: kind and exact text) and the
+look-alikes that must survive (``must_stay``). Every secret and identifier is
+random and made here, from a fixed seed: formats, prefixes and check digits are
+right so that validators accept them, but none was ever issued to anyone.
+
+The value generators and ``needle``/``keep`` are also used by the property
+tests, which embed one value in random surrounding text.
+"""
+
+# ruff: noqa: E501 -- phrase tables in nine languages and format strings read best unwrapped
+
+from __future__ import annotations
+
+import base64
+import json
+import random
+import string
+import sys
+import uuid
+import zlib
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+SEED = 20_261_122
+SAMPLES = 610
+OUT = Path(__file__).resolve().parent / "samples.jsonl"
+
+# fmt: off
+SECRET_KINDS = (
+    "api_key", "password", "private_key", "credential", "auth_header", "cookie", "jwt", "secret",
+)
+# fmt: on
+# fmt: off
+STRUCTURED_KINDS = (
+    "email", "phone", "ssn", "card_number", "iban", "ip_address", "date_of_birth", "passport",
+    "national_id",
+)
+# fmt: on
+FUZZY_KINDS = ("person_name", "street_address")
+KINDS = SECRET_KINDS + STRUCTURED_KINDS + FUZZY_KINDS
+LANGS = ("en", "de", "fr", "es", "pt", "ru", "zh", "ja", "hi")
+
+ALNUM = string.ascii_letters + string.digits
+B62 = string.digits + string.ascii_uppercase + string.ascii_lowercase
+URLSAFE = ALNUM + "-_"
+HEX = "0123456789abcdef"
+B64 = ALNUM + "+/"
+
+
+def rand(rng: random.Random, alphabet: str, n: int) -> str:
+    return "".join(rng.choice(alphabet) for _ in range(n))
+
+
+def digits(rng: random.Random, n: int, first: str = string.digits) -> str:
+    return rng.choice(first) + rand(rng, string.digits, n - 1)
+
+
+@dataclass
+class Item:
+    """One value to embed: ``value`` is what must go; ``shown`` is how it appears in
+    prose (``Authorization: Bearer <value>``); ``key``/``cfg`` are its config form."""
+
+    kind: str
+    value: str
+    shown: str
+    key: str
+    cfg: str
+    label: str = ""  # the word people put before it (national ids)
+
+
+def item(kind: str, value: str, key: str, shown: str | None = None, cfg: str | None = None):
+    return Item(kind, value, shown if shown is not None else value, key, cfg or value)
+
+
+# --- secrets -----------------------------------------------------------------------------
+
+
+def base62(number: int) -> str:
+    out = ""
+    while number:
+        number, rem = divmod(number, 62)
+        out = B62[rem] + out
+    return out
+
+
+def github_token(rng: random.Random, prefix: str = "ghp") -> str:
+    payload = rand(rng, ALNUM, 30)
+    return f"{prefix}_{payload}{base62(zlib.crc32(payload.encode())).rjust(6, '0')}"
+
+
+def api_key(rng: random.Random) -> Item:
+    r = rng.randrange(16)
+    if r < 3:
+        prefix = rng.choice(["ghp", "ghp", "gho", "ghu", "ghs", "ghr"])
+        return item("api_key", github_token(rng, prefix), "GITHUB_TOKEN")
+    if r == 3:
+        v = f"github_pat_{rand(rng, ALNUM, 22)}_{rand(rng, ALNUM, 59)}"
+        return item("api_key", v, "GH_PAT")
+    if r == 4:
+        return item(
+            "api_key",
+            "AKIA" + rand(rng, "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567", 16),
+            "AWS_ACCESS_KEY_ID",
+        )
+    if r == 5:
+        kind = rng.choice(["xoxb", "xoxp"])
+        v = f"{kind}-{digits(rng, rng.randint(10, 13))}-{digits(rng, rng.randint(10, 13))}-{rand(rng, ALNUM, 24)}"
+        return item("api_key", v, "SLACK_BOT_TOKEN")
+    if r == 6:
+        v = rng.choice(["sk_live_", "rk_live_"]) + rand(rng, ALNUM, rng.choice([24, 34, 99]))
+        return item("api_key", v, "STRIPE_SECRET_KEY")
+    if r == 7:
+        return item("api_key", "sk-ant-api03-" + rand(rng, URLSAFE, 93) + "AA", "ANTHROPIC_API_KEY")
+    if r == 8:
+        v = "sk-proj-" + rand(rng, URLSAFE, 74) + "T3BlbkFJ" + rand(rng, URLSAFE, 74)
+        return item("api_key", v, "OPENAI_API_KEY")
+    if r == 9:
+        return item("api_key", "AIza" + rand(rng, URLSAFE, 35), "GOOGLE_API_KEY")
+    if r == 10:
+        return item("api_key", "glpat-" + rand(rng, URLSAFE, 20), "GITLAB_TOKEN")
+    if r == 11:
+        return item("api_key", github_token(rng, "npm"), "NPM_TOKEN")  # same CRC32 tail
+    if r == 12:
+        v = f"SG.{rand(rng, URLSAFE, 22)}.{rand(rng, URLSAFE, 43)}"
+        return item("api_key", v, "SENDGRID_API_KEY")
+    if r == 13:
+        return item("api_key", "hf_" + rand(rng, string.ascii_letters, 34), "HF_TOKEN")
+    if r == 14:
+        v = rng.choice(["shpat_", "dop_v1_"])
+        v += rand(rng, HEX, 32 if v == "shpat_" else 64)
+        return item("api_key", v, "SHOPIFY_TOKEN" if v.startswith("shpat") else "DO_TOKEN")
+    v = f"{digits(rng, 10, '123456789')}:AA{rand(rng, URLSAFE, 33)}"
+    return item("api_key", v, "TELEGRAM_BOT_TOKEN")
+
+
+WORDS = ["Sommer", "Winter", "Falcon", "Bluebird", "Mango", "Tiger", "Orion", "Paris", "Rosa"]
+
+
+def password_value(rng: random.Random, url_safe: bool = False) -> str:
+    if url_safe:
+        return rand(rng, ALNUM, rng.randint(12, 20)) + rand(rng, "-_.~", 1) + rand(rng, ALNUM, 3)
+    r = rng.randrange(3)
+    if r == 0:
+        return f"{rng.choice(WORDS)}{rng.randint(1970, 2025)}{rng.choice('!#$%&*?')}"
+    if r == 1:
+        return rand(rng, ALNUM, 6) + rand(rng, "!#$%&*+-=?^_~@", 2) + rand(rng, ALNUM, 8)
+    w = [
+        rng.choice(["correct", "velvet", "staple", "orbit", "maple", "quartz", "ember"])
+        for _ in "123"
+    ]
+    return "-".join(w) + str(rng.randint(10, 99))
+
+
+def password(rng: random.Random) -> Item:
+    key = rng.choice(
+        [
+            "DB_PASSWORD",
+            "POSTGRES_PASSWORD",
+            "SMTP_PASSWORD",
+            "REDIS_PASSWORD",
+            "admin_password",
+            "MYSQL_ROOT_PASSWORD",
+        ]
+    )
+    return item("password", password_value(rng), key)
+
+
+# fmt: off
+HOSTS = [
+    "db.internal", "10.0.3.12", "pg-prod.acme-logistics.io", "mongo-1.cluster.local", "cache.svc",
+]
+# fmt: on
+
+
+def credential(rng: random.Random) -> Item:
+    pw = password_value(rng, url_safe=True)
+    user = rng.choice(["app", "admin", "deploy", "svc_orders", "root", "etl"])
+    scheme, port = rng.choice(
+        [
+            ("postgresql", 5432),
+            ("postgres", 5432),
+            ("mysql", 3306),
+            ("mongodb+srv", 0),
+            ("redis", 6379),
+            ("amqp", 5672),
+            ("https", 0),
+            ("ftp", 21),
+        ]
+    )
+    host = rng.choice(HOSTS)
+    url = (
+        f"{scheme}://{user}:{pw}@{host}"
+        + (f":{port}" if port else "")
+        + "/"
+        + rng.choice(["app", "orders", "0", "vhost", "repo.git"])
+    )
+    return item("credential", pw, "DATABASE_URL", shown=url, cfg=url)
+
+
+def auth_header(rng: random.Random) -> Item:
+    r = rng.randrange(4)
+    if r == 0:
+        v = rand(rng, ALNUM, 40)
+        return item(
+            "auth_header", v, "Authorization", shown=f"Authorization: Bearer {v}", cfg=f"Bearer {v}"
+        )
+    if r == 1:
+        raw = f"{rng.choice(['admin', 'ops', 'bob'])}:{password_value(rng)}".encode()
+        v = base64.b64encode(raw).decode()
+        return item(
+            "auth_header", v, "Authorization", shown=f"Authorization: Basic {v}", cfg=f"Basic {v}"
+        )
+    if r == 2:
+        v = "ya29." + rand(rng, URLSAFE, 120)
+        return item(
+            "auth_header", v, "Authorization", shown=f"Authorization: Bearer {v}", cfg=f"Bearer {v}"
+        )
+    v = rand(rng, HEX, 32)
+    return item("auth_header", v, "X-Api-Key", shown=f"X-Api-Key: {v}", cfg=v)
+
+
+def cookie(rng: random.Random) -> Item:
+    name, v = rng.choice(
+        [
+            ("sessionid", rand(rng, string.ascii_lowercase + string.digits, 32)),
+            ("JSESSIONID", rand(rng, "0123456789ABCDEF", 32)),
+            ("PHPSESSID", rand(rng, string.ascii_lowercase + string.digits, 26)),
+            ("connect.sid", "s%3A" + rand(rng, URLSAFE, 32) + "." + rand(rng, ALNUM, 43)),
+            ("_session_id", rand(rng, HEX, 32)),
+            ("laravel_session", rand(rng, ALNUM, 60) + "%3D"),
+        ]
+    )
+    return item("cookie", v, "SESSION_COOKIE", shown=f"Cookie: {name}={v}", cfg=f"{name}={v}")
+
+
+def b64url(raw: bytes) -> str:
+    return base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
+
+
+def jwt(rng: random.Random) -> Item:
+    header = {"alg": rng.choice(["HS256", "RS256", "ES256"]), "typ": "JWT"}
+    now = 1_700_000_000 + rng.randrange(60_000_000)
+    payload = {
+        "sub": str(uuid.UUID(int=rng.getrandbits(128), version=4)),
+        "iat": now,
+        "exp": now + 3600,
+    }
+    if rng.random() < 0.5:
+        payload["scope"] = rng.choice(["read", "read write", "admin"])
+    sig = bytes(rng.getrandbits(8) for _ in range(32))
+    v = ".".join(b64url(json.dumps(p, separators=(",", ":")).encode()) for p in (header, payload))
+    v += "." + b64url(sig)
+    return item("jwt", v, rng.choice(["ACCESS_TOKEN", "ID_TOKEN", "JWT"]))
+
+
+def secret(rng: random.Random) -> Item:
+    r = rng.randrange(6)
+    if r == 0:
+        return item("secret", rand(rng, B64, 40), "AWS_SECRET_ACCESS_KEY")
+    if r == 1:
+        return item("secret", "GOCSPX-" + rand(rng, URLSAFE, 28), "CLIENT_SECRET")
+    if r == 2:
+        return item("secret", "whsec_" + rand(rng, ALNUM, 32), "STRIPE_WEBHOOK_SECRET")
+    if r == 3:
+        v = rand(rng, string.ascii_lowercase + string.digits + "!@#$%^&*(-_=+)", 50)
+        return item("secret", v, "SECRET_KEY")
+    if r == 4:
+        return item("secret", rand(rng, HEX, 64), "ENCRYPTION_KEY")
+    v = base64.urlsafe_b64encode(bytes(rng.getrandbits(8) for _ in range(32))).decode()
+    return item("secret", v, "FERNET_KEY")
+
+
+def pem_body(rng: random.Random, lead: str, size: int) -> str:
+    body = lead + rand(rng, B64, size - len(lead))
+    return "\n".join(body[i : i + 64] for i in range(0, len(body), 64))
+
+
+def private_key(rng: random.Random) -> Item:
+    label, lead, size = rng.choice(
+        [
+            ("RSA PRIVATE KEY", "MIIEowIBAAKCAQEA", 1580),
+            ("PRIVATE KEY", "MIIEvQIBADANBgkqhkiG9w0BAQEFAASC", 1620),
+            ("PRIVATE KEY", "MC4CAQAwBQYDK2VwBCIEI", 64),
+            ("EC PRIVATE KEY", "MHcCAQEEI", 160),
+            (
+                "OPENSSH PRIVATE KEY",
+                "b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW",
+                380,
+            ),
+            ("ENCRYPTED PRIVATE KEY", "MIIFHDBOBgkqhkiG9w0BBQ0wQTApBgkqhkiG9w0BBQwwHAQI", 900),
+            ("DSA PRIVATE KEY", "MIIBuwIBAAKBgQD", 600),
+        ]
+    )
+    if rng.random() < 0.1:
+        body = pem_body(rng, "lQOYBF", 700) + "\n=" + rand(rng, B64, 4)
+        v = f"-----BEGIN PGP PRIVATE KEY BLOCK-----\n\n{body}\n-----END PGP PRIVATE KEY BLOCK-----"
+    else:
+        v = f"-----BEGIN {label}-----\n{pem_body(rng, lead, size)}\n-----END {label}-----"
+    return item("private_key", v, "PRIVATE_KEY")
+
+
+# --- personal data -------------------------------------------------------------------------
+
+# fmt: off
+NAMES = {
+    "en": (["James", "Emily", "Olivia", "Michael", "Sarah", "David", "Grace", "Daniel", "Chloe", "Ethan", "Hannah", "Marcus"], ["Thompson", "Carter", "Mitchell", "Harrison", "Whitaker", "Bennett", "Sullivan", "Reynolds", "Caldwell", "Fletcher", "Donovan", "Palmer"],),
+    "de": (["Thomas", "Katrin", "Jürgen", "Sabine", "Lukas", "Anja", "Matthias", "Ute", "Felix", "Birgit", "Jonas", "Heike"], ["Müller", "Schneider", "Fischer", "Weber", "Becker", "Hoffmann", "Schäfer", "Koch", "Richter", "Wolf", "Schröder", "Neumann"],),
+    "fr": (["Claire", "Julien", "Camille", "Mathieu", "Élodie", "Nicolas", "Aurélie", "Sébastien", "Manon", "Antoine", "Céline", "Hugo"], ["Dubois", "Lefèvre", "Moreau", "Laurent", "Girard", "Rousseau", "Fontaine", "Chevalier", "Gauthier", "Mercier", "Bonnet", "Lambert"],),
+    "es": (["Javier", "Lucía", "Alejandro", "Carmen", "Diego", "Marta", "Pablo", "Elena", "Sergio", "Nuria", "Álvaro", "Rocío"], ["García", "Fernández", "Martínez", "López", "Sánchez", "Romero", "Navarro", "Ortega", "Castillo", "Morales", "Delgado", "Herrera"],),
+    "pt": (["João", "Ana", "Pedro", "Mariana", "Lucas", "Beatriz", "Rafael", "Camila", "Thiago", "Larissa", "Gustavo", "Fernanda"], ["Silva", "Santos", "Oliveira", "Souza", "Pereira", "Costa", "Rodrigues", "Almeida", "Carvalho", "Ribeiro", "Gomes", "Barbosa"],),
+    "ru": (["Иван", "Анна", "Дмитрий", "Ольга", "Сергей", "Елена", "Алексей", "Наталья", "Михаил", "Татьяна", "Андрей", "Ирина"], ["Петров", "Смирнов", "Кузнецов", "Попов", "Соколов", "Лебедев", "Новиков", "Морозов", "Волков", "Фёдоров", "Орлов", "Зайцев"],),
+    "zh": (["伟", "芳", "娜", "敏", "静", "磊", "洋", "艳", "勇", "军", "杰", "婷"], ["王", "李", "张", "刘", "陈", "杨", "黄", "赵", "吴", "周", "徐", "孙"],),
+    "ja": (["太郎", "花子", "健一", "美咲", "翔太", "陽菜", "大輔", "由美", "拓海", "さくら", "誠", "愛"], ["佐藤", "鈴木", "高橋", "田中", "渡辺", "伊藤", "山本", "中村", "小林", "加藤", "吉田", "山田"],),
+    "hi": (["राहुल", "प्रिया", "अमित", "सुनीता", "विकास", "अंजलि", "Rahul", "Priya", "Arjun", "Kavya", "Rohan", "Neha"], ["शर्मा", "वर्मा", "गुप्ता", "सिंह", "पटेल", "यादव", "Sharma", "Verma", "Iyer", "Reddy", "Nair", "Kapoor"],),
+}
+# fmt: on
+
+
+def person_name(rng: random.Random, lang: str) -> Item:
+    first, last = NAMES[lang]
+    if lang == "hi":
+        i = rng.randrange(12)
+        f = first[i]
+        pool = last[:6] if i < 6 else last[6:]
+        v = f"{f} {rng.choice(pool)}"
+    elif lang == "zh":
+        v = rng.choice(last) + rng.choice(first)
+    elif lang == "ja":
+        v = rng.choice(last) + rng.choice(["", " "]) + rng.choice(first)
+    elif lang == "ru" and rng.random() < 0.3:
+        v = f"{rng.choice(last)} {rng.choice(first)} {rng.choice(['Сергеевич', 'Ивановна', 'Петрович', 'Андреевна'])}"
+    else:
+        v = f"{rng.choice(first)} {rng.choice(last)}"
+    return item("person_name", v, "contact_name")
+
+
+# fmt: off
+ASCII_HANDLES = [
+    "alex", "m.keller", "jdupont", "lucia.gm", "joao.s", "ivanov.a", "zhangwei", "tanaka.k",
+    "rsharma", "k.meyer", "c.moreau", "n.ortega", "bia.costa", "olga.v", "liu.yang", "sato.m",
+    "priya.v", "h.weber",
+]
+# fmt: on
+# fmt: off
+DOMAINS = {
+    "en": ["gmail.com", "outlook.com", "yahoo.com", "protonmail.com", "icloud.com", "northwind-freight.co.uk", "brightlane.io"],
+    "de": ["web.de", "gmx.de", "t-online.de", "posteo.de", "mueller-bau.de"],
+    "fr": ["orange.fr", "free.fr", "laposte.net", "sfr.fr", "atelier-lumen.fr"],
+    "es": ["yahoo.es", "hotmail.es", "telefonica.net", "gmail.com", "grupo-alba.es"],
+    "pt": ["uol.com.br", "bol.com.br", "gmail.com", "sapo.pt", "terra.com.br"],
+    "ru": ["yandex.ru", "mail.ru", "rambler.ru", "bk.ru"],
+    "zh": ["qq.com", "163.com", "126.com", "sina.com"],
+    "ja": ["yahoo.co.jp", "docomo.ne.jp", "gmail.com", "nifty.com"],
+    "hi": ["rediffmail.com", "gmail.com", "yahoo.co.in", "infosys-partners.in"],
+}
+# fmt: on
+
+
+def email(rng: random.Random, lang: str) -> Item:
+    local = rng.choice(ASCII_HANDLES) + rng.choice(
+        ["", "", str(rng.randint(1, 99)), str(rng.randint(1960, 2005))]
+    )
+    return item("email", f"{local}@{rng.choice(DOMAINS[lang])}", "contact_email")
+
+
+def phone(rng: random.Random, lang: str) -> Item:
+    d = lambda n: rand(rng, string.digits, n)  # noqa: E731
+    if lang == "en":
+        if rng.random() < 0.6:
+            area = digits(rng, 1, "23456789") + rng.choice(["0", "1", "2", "4", "6", "8"])
+            area += rng.choice("023456789") if area.endswith("1") else d(1)  # N11 are service codes
+            ex = digits(rng, 1, "2346789") + d(2)
+            line = d(4)
+            v = rng.choice(
+                [
+                    f"+1 ({area}) {ex}-{line}",
+                    f"({area}) {ex}-{line}",
+                    f"{area}-{ex}-{line}",
+                    f"+1 {area} {ex} {line}",
+                ]
+            )
+        else:
+            m = "7" + rng.choice(["4", "5", "8", "9"]) + d(2)
+            v = rng.choice(
+                [f"+44 {m} {d(6)}", f"0{m} {d(6)}", f"+44 20 {rng.choice('38')}{d(3)} {d(4)}"]
+            )
+    elif lang == "de":
+        m = rng.choice(["151", "152", "157", "160", "162", "170", "171", "172", "176", "178"])
+        v = rng.choice(
+            [
+                f"+49 {m} {d(8)}",
+                f"0{m} {d(7)}",
+                f"+49 30 {d(8)}",
+                f"089 {d(7)}",
+                f"+49 (0)40 {d(7)}",
+            ]
+        )
+    elif lang == "fr":
+        p = " ".join([digits(rng, 2, "23456789"), *(d(2) for _ in range(3))])
+        v = rng.choice([f"+33 6 {p}", f"06 {p}", f"07 {p}", f"01 {p}", f"+33 (0)4 {p}"])
+    elif lang == "es":
+        v = rng.choice(
+            [
+                f"+34 6{d(2)} {d(3)} {d(3)}",
+                f"6{d(2)} {d(2)} {d(2)} {d(2)}",
+                f"91 {d(3)} {d(2)} {d(2)}",
+                f"+34 93 {d(3)} {d(2)} {d(2)}",
+            ]
+        )
+    elif lang == "pt":
+        ddd = rng.choice(["11", "21", "31", "41", "51", "61", "71", "81"])
+        v = rng.choice(
+            [
+                f"+55 {ddd} 9{d(4)}-{d(4)}",
+                f"({ddd}) 9{d(4)}-{d(4)}",
+                f"({ddd}) 3{d(3)}-{d(4)}",
+                f"+351 91{d(1)} {d(3)} {d(3)}",
+            ]
+        )
+    elif lang == "ru":
+        c = "9" + rng.choice(["0", "1", "2", "5", "6", "8"]) + d(1)
+        v = rng.choice(
+            [
+                f"+7 {c} {d(3)}-{d(2)}-{d(2)}",
+                f"8 ({c}) {d(3)}-{d(2)}-{d(2)}",
+                f"+7 495 {d(3)}-{d(2)}-{d(2)}",
+                f"+7{c}{d(7)}",
+            ]
+        )
+    elif lang == "zh":
+        c = rng.choice(["13", "15", "18"]) + rng.choice("0123567892")
+        v = rng.choice(
+            [
+                f"+86 {c} {d(4)} {d(4)}",
+                f"{c}{d(8)}",
+                f"010-{digits(rng, 8, '2345678')}",
+                f"+86-{c}-{d(4)}-{d(4)}",
+            ]
+        )
+    elif lang == "ja":
+        c = rng.choice(["090", "080", "070"])
+        v = rng.choice(
+            [
+                f"{c}-{d(4)}-{d(4)}",
+                f"+81 {c[1:]}-{d(4)}-{d(4)}",
+                f"03-{digits(rng, 4, '3456')}-{d(4)}",
+                f"06-{digits(rng, 4, '6789')}-{d(4)}",
+            ]
+        )
+    else:
+        c = digits(rng, 5, "6789")
+        v = rng.choice([f"+91 {c} {d(5)}", f"{c} {d(5)}", f"+91-{c}{d(5)}", f"0{c}{d(5)}"])
+    return item("phone", v, "oncall_phone")
+
+
+def ssn_value(rng: random.Random) -> str:
+    while True:
+        area = rng.randint(1, 899)
+        if area != 666:
+            break
+    return f"{area:03d}-{rng.randint(1, 99):02d}-{rng.randint(1, 9999):04d}"
+
+
+def ssn(rng: random.Random, lang: str) -> Item:
+    v = ssn_value(rng)
+    if rng.random() < 0.15:
+        v = v.replace("-", " ")
+    return item("ssn", v, "ssn")
+
+
+def luhn_complete(prefix_and_body: str) -> str:
+    total = 0
+    for i, ch in enumerate(reversed(prefix_and_body)):
+        n = int(ch)
+        if i % 2 == 0:
+            n *= 2
+            if n > 9:
+                n -= 9
+        total += n
+    return prefix_and_body + str((10 - total % 10) % 10)
+
+
+# fmt: off
+CARD_BRANDS = [
+    (lambda r: "4", 16), (lambda r: str(r.randint(51, 55)), 16),
+    (lambda r: str(r.randint(2221, 2720)), 16), (lambda r: r.choice(["34", "37"]), 15),
+    (lambda r: "6011", 16), (lambda r: str(r.randint(3528, 3589)), 16), (lambda r: "36", 14),
+    (lambda r: "62", 16), (lambda r: "4", 19),
+]
+# fmt: on
+
+
+def card_digits(rng: random.Random) -> str:
+    prefix, length = rng.choice(CARD_BRANDS)
+    head = prefix(rng)
+    return luhn_complete(head + rand(rng, string.digits, length - len(head) - 1))
+
+
+def format_card(number: str, rng: random.Random) -> str:
+    if len(number) in (14, 15):
+        groups = [number[:4], number[4:10], number[10:]]
+    else:
+        groups = [number[i : i + 4] for i in range(0, len(number), 4)]
+    return rng.choice([" ", "-", "", " "]).join(groups)
+
+
+def card_number(rng: random.Random, lang: str) -> Item:
+    return item("card_number", format_card(card_digits(rng), rng), "card")
+
+
+# fmt: off
+IBAN_SPECS = {
+    "DE": "n18",
+    "GB": "a4n14",
+    "FR": "n23",
+    "ES": "n20",
+    "NL": "a4n10",
+    "IT": "a1n22",
+    "PT": "n21",
+    "BE": "n12",
+    "CH": "n17",
+    "AT": "n16",
+    "PL": "n24",
+}
+# fmt: on
+
+
+def iban_check(country: str, bban: str) -> str:
+    numeric = "".join(str(int(ch, 36)) for ch in bban + country + "00")
+    return f"{98 - int(numeric) % 97:02d}"
+
+
+def iban_parts(rng: random.Random, country: str | None = None) -> tuple[str, str]:
+    country = country or rng.choice(list(IBAN_SPECS))
+    spec = IBAN_SPECS[country]
+    bban = ""
+    i = 0
+    while i < len(spec):
+        kind = spec[i]
+        j = i + 1
+        while j < len(spec) and spec[j].isdigit():
+            j += 1
+        n = int(spec[i + 1 : j])
+        bban += rand(rng, string.ascii_uppercase if kind == "a" else string.digits, n)
+        i = j
+    return country, bban
+
+
+def format_iban(compact: str, rng: random.Random) -> str:
+    if rng.random() < 0.6:
+        return " ".join(compact[i : i + 4] for i in range(0, len(compact), 4))
+    return compact
+
+
+def iban(rng: random.Random, lang: str) -> Item:
+    local = {"de": "DE", "fr": "FR", "es": "ES", "pt": "PT"}.get(lang)
+    country, bban = iban_parts(rng, local if local and rng.random() < 0.6 else None)
+    return item("iban", format_iban(country + iban_check(country, bban) + bban, rng), "iban")
+
+
+def public_ipv4(rng: random.Random) -> str:
+    while True:
+        a = rng.randint(1, 223)
+        if a not in (10, 100, 127, 169, 172, 192, 198, 203, 0):
+            return f"{a}.{rng.randint(0, 255)}.{rng.randint(0, 255)}.{rng.randint(1, 254)}"
+
+
+def ip_address(rng: random.Random, lang: str) -> Item:
+    if rng.random() < 0.75:
+        return item("ip_address", public_ipv4(rng), "server_ip")
+    prefix = rng.choice(
+        ["2a02:8108", "2a01:4f8", "2600:1f18", "2607:f8b0", "2406:da18", "240e:3b7", "2804:14c"]
+    )
+    groups = [f"{rng.randrange(1, 0xFFFF):x}" for _ in range(6)]
+    if rng.random() < 0.4:
+        v = f"{prefix}:{groups[0]}::{groups[1]}"
+    else:
+        v = f"{prefix}:" + ":".join(groups)
+    return item("ip_address", v, "server_ip")
+
+
+# fmt: off
+MONTHS = {
+    "en": ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"],
+    "de": ["Januar", "Februar", "März", "April", "Mai", "Juni", "Juli", "August", "September", "Oktober", "November", "Dezember"],
+    "fr": ["janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août", "septembre", "octobre", "novembre", "décembre"],
+    "es": ["enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto", "septiembre", "octubre", "noviembre", "diciembre"],
+}
+# fmt: on
+
+
+def date_text(rng: random.Random, lang: str, year: int) -> str:
+    m, d = rng.randint(1, 12), rng.randint(1, 28)
+    opts = {
+        "en": [
+            f"{year}-{m:02d}-{d:02d}",
+            f"{m:02d}/{d:02d}/{year}",
+            f"{d} {MONTHS['en'][m - 1]} {year}",
+            f"{MONTHS['en'][m - 1]} {d}, {year}",
+        ],
+        "de": [
+            f"{d:02d}.{m:02d}.{year}",
+            f"{d}. {MONTHS['de'][m - 1]} {year}",
+            f"{d:02d}.{m:02d}.{year}",
+        ],
+        "fr": [f"{d:02d}/{m:02d}/{year}", f"{d} {MONTHS['fr'][m - 1]} {year}"],
+        "es": [f"{d:02d}/{m:02d}/{year}", f"{d} de {MONTHS['es'][m - 1]} de {year}"],
+        "pt": [f"{d:02d}/{m:02d}/{year}", f"{d:02d}-{m:02d}-{year}"],
+        "ru": [f"{d:02d}.{m:02d}.{year}"],
+        "zh": [f"{year}年{m}月{d}日", f"{year}-{m:02d}-{d:02d}"],
+        "ja": [f"{year}年{m}月{d}日", f"{year}/{m:02d}/{d:02d}"],
+        "hi": [f"{d:02d}/{m:02d}/{year}", f"{d:02d}-{m:02d}-{year}"],
+    }[lang]
+    return rng.choice(opts)
+
+
+def date_of_birth(rng: random.Random, lang: str) -> Item:
+    return item("date_of_birth", date_text(rng, lang, rng.randint(1938, 2008)), "dob")
+
+
+PASSPORT_LETTERS = "CFGHJKLMNPRTVWXYZ"
+
+
+def passport(rng: random.Random, lang: str) -> Item:
+    d = lambda n: rand(rng, string.digits, n)  # noqa: E731
+    up = string.ascii_uppercase
+    v = {
+        "en": lambda: rng.choice([digits(rng, 9, "123456789"), rng.choice("ACEH") + d(8)]),
+        "de": lambda: rng.choice("CFGHJK") + rand(rng, PASSPORT_LETTERS + string.digits, 8),
+        "fr": lambda: d(2) + rand(rng, up, 2) + d(5),
+        "es": lambda: rand(rng, up, 3) + d(6),
+        "pt": lambda: rand(rng, up, 2) + d(6),
+        "ru": lambda: f"{d(2)} {d(7)}",
+        "zh": lambda: rng.choice(["E", "EA", "EB", "G"]) + d(8 if rng.random() < 0.5 else 7),
+        "ja": lambda: rng.choice(["TK", "TR", "MZ", "TH"]) + d(7),
+        "hi": lambda: rng.choice("ABCDEFGHJKLMNPRSTUVW") + d(7),
+    }[lang]()
+    return item("passport", v, "passport_no")
+
+
+def nhs_number(rng: random.Random) -> str:
+    while True:
+        body = digits(rng, 9, "4")
+        total = sum(int(c) * w for c, w in zip(body, range(10, 1, -1), strict=True))
+        check = 11 - total % 11
+        check = 0 if check == 11 else check
+        if check != 10:
+            n = body + str(check)
+            return f"{n[:3]} {n[3:6]} {n[6:]}"
+
+
+def nino(rng: random.Random) -> str:
+    first = "ABCEGHJKLMNOPRSTWXYZ"
+    second = "ABCEGHJKLMNPRSTWXYZ"
+    while True:
+        p = rng.choice(first) + rng.choice(second)
+        if p not in ("BG", "GB", "NK", "KN", "TN", "NT", "ZZ"):
+            break
+    d = rand(rng, string.digits, 6)
+    s = rng.choice("ABCD")
+    return rng.choice([f"{p}{d}{s}", f"{p} {d[:2]} {d[2:4]} {d[4:]} {s}"])
+
+
+# fmt: off
+VERHOEFF_D = [
+    [0, 1, 2, 3, 4, 5, 6, 7, 8, 9], [1, 2, 3, 4, 0, 6, 7, 8, 9, 5], [2, 3, 4, 0, 1, 7, 8, 9, 5, 6],
+    [3, 4, 0, 1, 2, 8, 9, 5, 6, 7], [4, 0, 1, 2, 3, 9, 5, 6, 7, 8], [5, 9, 8, 7, 6, 0, 4, 3, 2, 1],
+    [6, 5, 9, 8, 7, 1, 0, 4, 3, 2], [7, 6, 5, 9, 8, 2, 1, 0, 4, 3], [8, 7, 6, 5, 9, 3, 2, 1, 0, 4],
+    [9, 8, 7, 6, 5, 4, 3, 2, 1, 0],
+]
+# fmt: on
+# fmt: off
+VERHOEFF_P = [
+    [0, 1, 2, 3, 4, 5, 6, 7, 8, 9], [1, 5, 7, 6, 2, 8, 3, 0, 9, 4], [5, 8, 0, 3, 7, 9, 6, 1, 4, 2],
+    [8, 9, 1, 6, 0, 4, 3, 5, 2, 7], [9, 4, 5, 3, 1, 2, 6, 8, 7, 0], [4, 2, 8, 6, 5, 7, 3, 9, 0, 1],
+    [2, 7, 9, 3, 8, 0, 6, 4, 1, 5], [7, 0, 4, 6, 9, 1, 3, 2, 5, 8],
+]
+# fmt: on
+VERHOEFF_INV = [0, 4, 3, 2, 1, 5, 6, 7, 8, 9]
+
+
+def verhoeff_digit(number: str) -> str:
+    c = 0
+    for i, ch in enumerate(reversed(number)):
+        c = VERHOEFF_D[c][VERHOEFF_P[(i + 1) % 8][int(ch)]]
+    return str(VERHOEFF_INV[c])
+
+
+def aadhaar(rng: random.Random) -> str:
+    body = digits(rng, 11, "23456789")
+    n = body + verhoeff_digit(body)
+    return rng.choice([f"{n[:4]} {n[4:8]} {n[8:]}", n, f"{n[:4]}-{n[4:8]}-{n[8:]}"])
+
+
+def steuer_id(rng: random.Random) -> str:
+    while True:
+        ds = rng.sample("0123456789", 9)
+        if ds[0] == "0":
+            continue
+        dup = rng.choice(ds)
+        pos = rng.randrange(1, 10)
+        first10 = [*ds[:pos], dup, *ds[pos:]]
+        break
+    product = 10
+    for ch in first10:
+        total = (int(ch) + product) % 10 or 10
+        product = (total * 2) % 11
+    check = (11 - product) % 10
+    n = "".join(first10) + str(check)
+    return rng.choice([n, f"{n[:2]} {n[2:5]} {n[5:8]} {n[8:]}"])
+
+
+def nir(rng: random.Random) -> str:
+    body = f"{rng.choice('12')}{rng.randint(40, 99):02d}{rng.randint(1, 12):02d}{rng.randint(1, 95):02d}{rng.randint(1, 999):03d}{rng.randint(1, 999):03d}"
+    key = 97 - int(body) % 97
+    return rng.choice(
+        [
+            f"{body}{key:02d}",
+            f"{body[0]} {body[1:3]} {body[3:5]} {body[5:7]} {body[7:10]} {body[10:]} {key:02d}",
+        ]
+    )
+
+
+def dni(rng: random.Random) -> str:
+    n = rng.randint(10_000_000, 99_999_999)
+    return f"{n}{'TRWAGMYFPDXBNJZSQVHLCKE'[n % 23]}"
+
+
+def cpf(rng: random.Random) -> str:
+    ds = [rng.randint(0, 9) for _ in range(9)]
+    for weight in (10, 11):
+        s = sum(d * w for d, w in zip(ds, range(weight, 1, -1), strict=False))
+        ds.append((s * 10 % 11) % 10)
+    n = "".join(map(str, ds))
+    return rng.choice([f"{n[:3]}.{n[3:6]}.{n[6:9]}-{n[9:]}", n])
+
+
+def snils(rng: random.Random) -> str:
+    while True:
+        n = rand(rng, string.digits, 9)
+        if n > "001001998":
+            break
+    s = sum(int(c) * w for c, w in zip(n, range(9, 0, -1), strict=True))
+    check = s if s < 100 else (0 if s in (100, 101) else s % 101)
+    check = 0 if check == 100 else check
+    return f"{n[:3]}-{n[3:6]}-{n[6:]} {check:02d}"
+
+
+def china_id(rng: random.Random) -> str:
+    region = rng.choice(["110101", "310104", "440305", "510107", "330106", "420102"])
+    body = (
+        region
+        + f"{rng.randint(1950, 2005)}{rng.randint(1, 12):02d}{rng.randint(1, 28):02d}{rng.randint(0, 999):03d}"
+    )
+    weights = [7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2]
+    return body + "10X98765432"[sum(int(c) * w for c, w in zip(body, weights, strict=True)) % 11]
+
+
+def my_number(rng: random.Random) -> str:
+    body = rand(rng, string.digits, 11)
+    s = 0
+    for n, ch in enumerate(reversed(body), start=1):
+        q = n + 1 if n <= 6 else n - 5
+        s += int(ch) * q
+    r = s % 11
+    n = body + str(0 if r <= 1 else 11 - r)
+    return rng.choice([n, f"{n[:4]} {n[4:8]} {n[8:]}"])
+
+
+# fmt: off
+NATIONAL_IDS: dict[str, list[tuple[Callable[[random.Random], str], list[str]]]] = {
+    "en": [(nhs_number, ["NHS number", "NHS no."]), (nino, ["National Insurance number", "NI number", "NINO"]), (aadhaar, ["Aadhaar"])],
+    "de": [(steuer_id, ["Steuer-ID", "Steueridentifikationsnummer"])],
+    "fr": [(nir, ["numéro de sécurité sociale", "n° de sécu", "NIR"])],
+    "es": [(dni, ["DNI", "NIF"])],
+    "pt": [(cpf, ["CPF"])],
+    "ru": [(snils, ["СНИЛС"])],
+    "zh": [(china_id, ["身份证号", "身份证号码"])],
+    "ja": [(my_number, ["マイナンバー", "個人番号"])],
+    "hi": [(aadhaar, ["आधार", "आधार नंबर", "Aadhaar"])],
+}
+# fmt: on
+
+
+def national_id(rng: random.Random, lang: str) -> Item:
+    make, labels = rng.choice(NATIONAL_IDS[lang])
+    it = item("national_id", make(rng), "national_id")
+    it.label = rng.choice(labels)
+    return it
+
+
+# fmt: off
+STREETS = {
+    "en": lambda r: (f"{r.randint(2, 4999)} {r.choice(['Maple', 'Oakridge', 'Willow', 'Kingsley', 'Harbor', 'Chestnut', 'Lincoln', 'Elm'])} {r.choice(['Street', 'Avenue', 'Road', 'Lane', 'Drive', 'Blvd'])}"),
+    "de": lambda r: (f"{r.choice(['Haupt', 'Linden', 'Goethe', 'Bahnhof', 'Schiller', 'Berliner ', 'Kastanien'])}{r.choice(['straße', 'str.', 'weg', 'allee'])} {r.randint(1, 180)}{r.choice(['', '', 'a', 'b'])}"),
+    "fr": lambda r: (f"{r.randint(1, 150)}{r.choice(['', ' bis'])} {r.choice(['rue', 'avenue', 'boulevard', 'impasse'])} {r.choice(['de la Paix', 'Victor Hugo', 'des Lilas', 'Jean Jaurès', 'du Moulin', 'Pasteur'])}"),
+    "es": lambda r: (f"{r.choice(['Calle', 'Avenida', 'C/', 'Paseo'])} {r.choice(['Mayor', 'de Alcalá', 'Gran Vía', 'del Prado', 'San Vicente', 'de la Castellana'])}, {r.randint(1, 250)}"),
+    "pt": lambda r: (f"{r.choice(['Rua', 'Avenida', 'Av.', 'Travessa'])} {r.choice(['das Flores', 'Paulista', 'Augusta', 'da Liberdade', 'Sete de Setembro', 'Rio Branco'])}, {r.randint(1, 2500)}"),
+    "ru": lambda r: (f"{r.choice(['ул.', 'улица', 'пр-т', 'проспект'])} {r.choice(['Ленина', 'Пушкина', 'Гагарина', 'Мира', 'Садовая', 'Советская'])}, д. {r.randint(1, 120)}, кв. {r.randint(1, 300)}"),
+    "zh": lambda r: (f"{r.choice(['北京市朝阳区', '上海市浦东新区', '深圳市南山区', '杭州市西湖区'])}{r.choice(['建国路', '世纪大道', '科技园路', '文三路', '人民路'])}{r.randint(1, 999)}号"),
+    "ja": lambda r: (f"{r.choice(['東京都渋谷区', '東京都新宿区', '大阪府大阪市北区', '神奈川県横浜市中区'])}{r.choice(['神南', '西新宿', '梅田', '山下町'])}{r.randint(1, 9)}-{r.randint(1, 30)}-{r.randint(1, 20)}"),
+    "hi": lambda r: (f"{r.randint(1, 300)}, {r.choice(['MG Road', 'Nehru Nagar', 'Gandhi Marg', 'Park Street', 'Linking Road', 'Anna Salai'])}"),
+}
+# fmt: on
+
+
+def street_address(rng: random.Random, lang: str) -> Item:
+    return item("street_address", STREETS[lang](rng), "address")
+
+
+# fmt: off
+PERSONAL_MAKERS: dict[str, Callable[[random.Random, str], Item]] = {
+    "email": email,
+    "phone": phone,
+    "ssn": ssn,
+    "card_number": card_number,
+    "iban": iban,
+    "ip_address": ip_address,
+    "date_of_birth": date_of_birth,
+    "passport": passport,
+    "national_id": national_id,
+    "person_name": person_name,
+    "street_address": street_address,
+}
+# fmt: on
+# fmt: off
+SECRET_MAKERS: dict[str, Callable[[random.Random], Item]] = {
+    "api_key": api_key,
+    "password": password,
+    "private_key": private_key,
+    "credential": credential,
+    "auth_header": auth_header,
+    "cookie": cookie,
+    "jwt": jwt,
+    "secret": secret,
+}
+# fmt: on
+
+
+def make_item(kind: str, rng: random.Random, lang: str = "en") -> Item:
+    if kind in SECRET_MAKERS:
+        return SECRET_MAKERS[kind](rng)
+    return PERSONAL_MAKERS[kind](rng, lang)
+
+
+# --- look-alikes that must survive ---------------------------------------------------------
+
+# fmt: off
+EXAMPLE_EMAILS = [
+    "user@example.com", "jane.doe@example.org", "ops@example.net", "admin@test",
+    "billing@shop.example", "noreply@mail.example.com",
+]
+# fmt: on
+# fmt: off
+PLACEHOLDERS = [
+    "YOUR_API_KEY", "sk-...xxxx", "<token>", "${DB_PASSWORD}", "{{ .Values.db.password }}",
+    "<your-password>", "********", "REPLACE_ME", "xxxxxxxxxxxxxxxxxxxxxxxx", "ghp_" + "x" * 36,
+    "sk_live_" + "x" * 24, "<API_KEY>", "$GITHUB_TOKEN", "%(password)s", "changeme-in-production",
+    "sk-ant-...", 'os.environ["OPENAI_API_KEY"]',
+]
+# fmt: on
+# fmt: off
+RESERVED_IPS = [
+    "192.0.2.{}", "198.51.100.{}", "203.0.113.{}", "10.0.{}.12", "192.168.1.{}", "172.16.{}.4",
+    "127.0.0.1", "::1", "2001:db8::{}", "0.0.0.0", "fe80::1",  # noqa: S104 -- text, not a bind
+]
+# fmt: on
+
+
+def luhn_failing(rng: random.Random) -> str:
+    n = card_digits(rng)
+    n = n[:-1] + str((int(n[-1]) + rng.randint(1, 9)) % 10)
+    return format_card(n, rng)
+
+
+def iban_failing(rng: random.Random) -> str:
+    country, bban = iban_parts(rng)
+    good = iban_check(country, bban)
+    bad = good
+    while bad == good:
+        bad = f"{rng.randint(2, 98):02d}"
+    return format_iban(country + bad + bban, rng)
+
+
+def keep_value(rng: random.Random, kind: str, lang: str = "en") -> str:
+    """One look-alike of a given sort."""
+    if kind == "git_sha":
+        return rand(rng, HEX, 40)
+    if kind == "short_sha":
+        return rand(rng, HEX, 7) + rng.choice("abcdef")
+    if kind == "uuid":
+        return str(uuid.UUID(int=rng.getrandbits(128), version=4))
+    if kind == "sha256":
+        return rng.choice(["", "sha256:"]) + rand(rng, HEX, 64)
+    if kind == "version":
+        return rng.choice(
+            [
+                f"v{rng.randint(0, 4)}.{rng.randint(0, 30)}.{rng.randint(0, 20)}",
+                f"{rng.randint(1, 3)}.{rng.randint(0, 12)}.{rng.randint(0, 9)}",
+                f"10.0.{rng.randint(17000, 22631)}.{rng.randint(1000, 4000)}",
+            ]
+        )
+    if kind == "timestamp":
+        y, mo, d = rng.randint(2019, 2026), rng.randint(1, 12), rng.randint(1, 28)
+        hh, mm, ss = rng.randint(0, 23), rng.randint(0, 59), rng.randint(0, 59)
+        return rng.choice(
+            [
+                f"{y}-{mo:02d}-{d:02d}T{hh:02d}:{mm:02d}:{ss:02d}Z",
+                f"{y}-{mo:02d}-{d:02d} {hh:02d}:{mm:02d}:{ss:02d},{rng.randint(100, 999)}",
+                str(rng.randint(1_600_000_000, 1_800_000_000)),
+            ]
+        )
+    if kind == "order":
+        return rng.choice(
+            [
+                f"ORD-{rng.randint(2020, 2026)}-{rng.randint(100000, 999999)}",
+                f"INC{rng.randint(1000000, 9999999)}",
+                f"PROJ-{rng.randint(100, 9999)}",
+                f"#{rng.randint(10000, 99999)}",
+                f"SO-{rng.randint(10**7, 10**8 - 1)}",
+            ]
+        )
+    if kind == "luhn_fail":
+        return luhn_failing(rng)
+    if kind == "iban_fail":
+        return iban_failing(rng)
+    if kind == "placeholder":
+        return rng.choice(PLACEHOLDERS)
+    if kind == "example_key":
+        return rng.choice(["AKIAIOSFODNN7EXAMPLE", "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"])
+    if kind == "example_email":
+        return rng.choice(EXAMPLE_EMAILS)
+    if kind == "reserved_ip":
+        return rng.choice(RESERVED_IPS).format(rng.randint(1, 254))
+    if kind == "public_key":
+        if rng.random() < 0.5:
+            return "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI" + rand(rng, B64, 43)
+        return "ssh-rsa AAAAB3NzaC1yc2EAAAADAQABAAABgQ" + rand(rng, B64, 300)
+    if kind == "url":
+        return rng.choice(
+            [
+                f"https://github.com/acme/billing/pull/{rng.randint(10, 9999)}",
+                f"https://api.stripe.com/v1/charges?limit={rng.randint(1, 100)}",
+                "postgres://db.internal:5432/app",
+                f"https://grafana.acme-logistics.io/d/{rand(rng, ALNUM, 9)}/latency",
+                f"https://docs.python.org/3/library/{rng.choice(['re', 'json', 'zlib'])}.html",
+            ]
+        )
+    if kind == "plain_date":
+        return date_text(rng, lang, rng.randint(2019, 2026))
+    if kind == "price":
+        return rng.choice(
+            [
+                f"${rng.randint(1, 9)},{rng.randint(100, 999)}.00",
+                f"€{rng.randint(5, 999)},{rng.randint(10, 99)}",
+                f"¥{rng.randint(1, 99)},{rng.randint(100, 999)}",
+                f"₹{rng.randint(1, 9)},{rng.randint(100, 999)}",
+                f"R$ {rng.randint(10, 999)},90",
+                f"{rng.randint(1, 9)} {rng.randint(100, 999)} ₽",
+            ]
+        )
+    if kind == "isbn":
+        body = "978" + rand(rng, string.digits, 9)
+        check = (10 - sum(int(c) * (1 if i % 2 == 0 else 3) for i, c in enumerate(body)) % 10) % 10
+        return f"{body[:3]}-{body[3]}-{body[4:7]}-{body[7:12]}-{check}"
+    if kind == "pod":
+        return f"{rng.choice(['web', 'api', 'worker'])}-{rand(rng, HEX[:10] + 'bcdf', 10)}-{rand(rng, string.ascii_lowercase + string.digits, 5)}"
+    if kind == "integrity":
+        return "sha512-" + rand(rng, B64, 86) + "=="
+    raise ValueError(kind)
+
+
+# fmt: off
+KEEP_SORTS = {
+    "tech": ["git_sha", "short_sha", "uuid", "sha256", "version", "timestamp", "placeholder", "example_key", "example_email", "reserved_ip", "public_key", "url", "pod", "integrity"],
+    "prose": ["order", "luhn_fail", "iban_fail", "example_email", "plain_date", "price", "isbn", "timestamp", "version", "uuid", "url", "placeholder"],
+}
+# fmt: on
+
+
+# --- phrasing ------------------------------------------------------------------------------
+
+# fmt: off
+SECRET_LABEL = {
+    "en": {"api_key": "API key", "password": "password", "private_key": "private key", "credential": "connection string", "jwt": "token", "secret": "client secret"},
+    "de": {"api_key": "API-Schlüssel", "password": "Passwort", "private_key": "privater Schlüssel", "credential": "Verbindungs-URL", "jwt": "Token", "secret": "Secret"},
+    "fr": {"api_key": "clé API", "password": "mot de passe", "private_key": "clé privée", "credential": "URL de connexion", "jwt": "jeton", "secret": "secret client"},
+    "es": {"api_key": "clave API", "password": "contraseña", "private_key": "clave privada", "credential": "cadena de conexión", "jwt": "token", "secret": "secreto"},
+    "pt": {"api_key": "chave de API", "password": "senha", "private_key": "chave privada", "credential": "string de conexão", "jwt": "token", "secret": "segredo"},
+    "ru": {"api_key": "API-ключ", "password": "пароль", "private_key": "закрытый ключ", "credential": "строка подключения", "jwt": "токен", "secret": "секрет"},
+    "zh": {"api_key": "API 密钥", "password": "密码", "private_key": "私钥", "credential": "连接串", "jwt": "令牌", "secret": "密钥"},
+    "ja": {"api_key": "APIキー", "password": "パスワード", "private_key": "秘密鍵", "credential": "接続文字列", "jwt": "トークン", "secret": "シークレット"},
+    "hi": {"api_key": "API कुंजी", "password": "पासवर्ड", "private_key": "प्राइवेट की", "credential": "कनेक्शन स्ट्रिंग", "jwt": "टोकन", "secret": "सीक्रेट"},
+}
+# fmt: on
+# fmt: off
+PERSONAL_LABEL = {
+    "en": {"email": ["email", "e-mail", "contact"], "phone": ["phone", "mobile", "tel."], "ssn": ["SSN", "social security number"], "card_number": ["card", "card number", "Visa ending card"], "iban": ["IBAN", "bank account (IBAN)"], "ip_address": ["IP", "logged in from", "client IP"], "date_of_birth": ["DOB:", "date of birth", "born on", "D.O.B."], "passport": ["passport no.", "passport number"], "street_address": ["lives at", "address:", "ship to"], "person_name": ["Patient:", "Name:", "spoke with", "customer", "employee"]},
+    "de": {"email": ["E-Mail", "Mail an"], "phone": ["Telefon", "Handy", "Tel."], "ssn": ["US-SSN"], "card_number": ["Kreditkarte", "Kartennummer"], "iban": ["IBAN", "Konto (IBAN)"], "ip_address": ["IP-Adresse", "Login von"], "date_of_birth": ["geboren am", "Geburtsdatum:", "geb."], "passport": ["Reisepass-Nr.", "Reisepassnummer"], "street_address": ["wohnhaft in der", "Adresse:", "Anschrift:"], "person_name": ["Patient", "Name:", "Gespräch mit", "Herr", "Frau"]},
+    "fr": {"email": ["e-mail", "courriel"], "phone": ["tél.", "portable", "téléphone"], "ssn": ["SSN américain"], "card_number": ["carte bancaire", "numéro de carte"], "iban": ["IBAN", "RIB (IBAN)"], "ip_address": ["adresse IP", "connexion depuis"], "date_of_birth": ["né le", "née le", "date de naissance :"], "passport": ["passeport n°", "numéro de passeport"], "street_address": ["domicilié au", "adresse :"], "person_name": ["Patient :", "Nom :", "entretien avec", "M.", "Mme"]},
+    "es": {"email": ["correo", "email"], "phone": ["teléfono", "móvil", "tel."], "ssn": ["SSN", "número de seguro social"], "card_number": ["tarjeta", "número de tarjeta"], "iban": ["IBAN", "cuenta IBAN"], "ip_address": ["IP", "acceso desde"], "date_of_birth": ["fecha de nacimiento:", "nacido el", "nacida el"], "passport": ["pasaporte n.º", "número de pasaporte"], "street_address": ["vive en", "dirección:", "domicilio:"], "person_name": ["Paciente:", "Nombre:", "hablé con", "Sr.", "Sra."]},
+    "pt": {"email": ["e-mail", "email"], "phone": ["telefone", "celular", "tel."], "ssn": ["SSN"], "card_number": ["cartão", "número do cartão"], "iban": ["IBAN"], "ip_address": ["IP", "acesso a partir de"], "date_of_birth": ["data de nascimento:", "nascido em", "nascida em"], "passport": ["passaporte nº", "número do passaporte"], "street_address": ["mora na", "endereço:"], "person_name": ["Paciente:", "Nome:", "falei com", "Sr.", "Sra."]},
+    "ru": {"email": ["эл. почта", "email"], "phone": ["телефон", "тел.", "моб."], "ssn": ["SSN"], "card_number": ["карта", "номер карты"], "iban": ["IBAN"], "ip_address": ["IP-адрес", "вход с"], "date_of_birth": ["дата рождения:", "родился", "родилась", "д.р."], "passport": ["загранпаспорт №", "паспорт"], "street_address": ["адрес:", "проживает по адресу"], "person_name": ["Пациент:", "ФИО:", "звонил", "клиент"]},
+    "zh": {"email": ["邮箱：", "电子邮件："], "phone": ["电话：", "手机号："], "ssn": ["SSN："], "card_number": ["银行卡号：", "卡号："], "iban": ["IBAN："], "ip_address": ["IP 地址：", "登录IP："], "date_of_birth": ["出生日期：", "生日："], "passport": ["护照号：", "护照号码："], "street_address": ["地址：", "住址："], "person_name": ["患者：", "姓名：", "联系人：", "客户"]},
+    "ja": {"email": ["メール：", "メールアドレス："], "phone": ["電話：", "携帯："], "ssn": ["SSN："], "card_number": ["カード番号：", "クレジットカード："], "iban": ["IBAN："], "ip_address": ["IPアドレス：", "接続元IP："], "date_of_birth": ["生年月日：", "誕生日："], "passport": ["旅券番号：", "パスポート番号："], "street_address": ["住所：", "所在地："], "person_name": ["患者：", "氏名：", "担当者：", "お客様"]},
+    "hi": {"email": ["ईमेल:", "email"], "phone": ["फ़ोन:", "मोबाइल:"], "ssn": ["SSN:"], "card_number": ["कार्ड नंबर:", "कार्ड"], "iban": ["IBAN:"], "ip_address": ["IP पता:", "IP"], "date_of_birth": ["जन्म तिथि:", "जन्मतिथि", "DOB:"], "passport": ["पासपोर्ट नंबर:", "पासपोर्ट"], "street_address": ["पता:", "निवास:"], "person_name": ["मरीज़:", "नाम:", "ग्राहक", "कर्मचारी"]},
+}
+# fmt: on
+# fmt: off
+SECRET_FRAMES = {
+    "en": ["Here is the {label} for staging: {v}\n", "{label}: {v}\n", "Use this {label} when you retry:\n{v}\n"],
+    "de": ["Hier ist der {label} für Staging: {v}\n", "{label}: {v}\n", "Bitte diesen {label} verwenden:\n{v}\n"],
+    "fr": ["Voici le {label} pour la préprod : {v}\n", "{label} : {v}\n", "Utilise ce {label} :\n{v}\n"],
+    "es": ["Aquí está la {label} de pruebas: {v}\n", "{label}: {v}\n", "Usa esta {label}:\n{v}\n"],
+    "pt": ["Segue a {label} de homologação: {v}\n", "{label}: {v}\n", "Use esta {label}:\n{v}\n"],
+    "ru": ["Вот {label} для стенда: {v}\n", "{label}: {v}\n", "Используй этот {label}:\n{v}\n"],
+    "zh": ["这是测试环境的{label}：{v}\n", "{label}：{v}\n", "重试时用这个{label}：\n{v}\n"],
+    "ja": ["ステージングの{label}はこちら：{v}\n", "{label}：{v}\n", "この{label}を使ってください：\n{v}\n"],
+    "hi": ["स्टेजिंग के लिए {label}: {v}\n", "{label}: {v}\n", "यह {label} इस्तेमाल करें:\n{v}\n"],
+}
+# fmt: on
+# fmt: off
+FILLER = {
+    "en": ["Thanks, that fixed the build.", "Can you summarize the open items?", "The deploy is scheduled after the standup.", "Please keep the notes short.", "Follow up next week.", "Everything else looks fine.", "The customer was satisfied with the resolution."],
+    "de": ["Danke, der Build läuft wieder.", "Kannst du die offenen Punkte zusammenfassen?", "Das Deployment ist nach dem Standup geplant.", "Bitte kurz halten.", "Nächste Woche nachfassen.", "Der Rest sieht gut aus."],
+    "fr": ["Merci, le build passe maintenant.", "Peux-tu résumer les points ouverts ?", "Le déploiement est prévu après le point quotidien.", "Relance la semaine prochaine.", "Le reste est correct."],
+    "es": ["Gracias, ya compila.", "¿Puedes resumir los temas pendientes?", "El despliegue está previsto después de la reunión.", "Hacer seguimiento la próxima semana.", "Lo demás está bien."],
+    "pt": ["Obrigado, o build voltou a funcionar.", "Pode resumir os pontos em aberto?", "O deploy está marcado para depois da daily.", "Retomar na próxima semana.", "O resto está ok."],
+    "ru": ["Спасибо, сборка снова проходит.", "Можешь кратко перечислить открытые вопросы?", "Деплой запланирован после планёрки.", "Вернуться к вопросу на следующей неделе.", "Остальное в порядке."],
+    "zh": ["谢谢，构建已经恢复正常。", "请总结一下未完成的事项。", "部署安排在站会之后。", "下周跟进。", "其他一切正常。"],
+    "ja": ["ありがとうございます、ビルドが通りました。", "未解決の項目をまとめてください。", "デプロイは朝会の後に予定しています。", "来週フォローアップします。", "その他は問題ありません。"],
+    "hi": ["धन्यवाद, बिल्ड अब ठीक है।", "क्या आप खुले मुद्दों का सारांश दे सकते हैं?", "डिप्लॉय स्टैंडअप के बाद होगा।", "अगले हफ़्ते फ़ॉलो-अप करें।", "बाकी सब ठीक है।"],
+}
+# fmt: on
+# fmt: off
+HEADERS = {
+    "chat": {"en": ("User", "Assistant"), "de": ("Nutzer", "Assistent"), "fr": ("Utilisateur", "Assistant"), "es": ("Usuario", "Asistente"), "pt": ("Usuário", "Assistente"), "ru": ("Пользователь", "Ассистент"), "zh": ("用户", "助手"), "ja": ("ユーザー", "アシスタント"), "hi": ("उपयोगकर्ता", "सहायक")},
+    "ticket": {"en": "Support ticket", "de": "Support-Ticket", "fr": "Ticket de support", "es": "Ticket de soporte", "pt": "Chamado de suporte", "ru": "Заявка в поддержку", "zh": "客服工单", "ja": "サポートチケット", "hi": "सपोर्ट टिकट"},
+    "clinical": {"en": "Clinical note", "de": "Arztbrief", "fr": "Compte rendu de consultation", "es": "Nota clínica", "pt": "Evolução clínica", "ru": "Медицинская запись", "zh": "门诊病历", "ja": "診療記録", "hi": "नैदानिक नोट"},
+    "hr": {"en": "HR note", "de": "Personalnotiz", "fr": "Note RH", "es": "Nota de RR. HH.", "pt": "Nota de RH", "ru": "Заметка отдела кадров", "zh": "人事备注", "ja": "人事メモ", "hi": "एचआर नोट"},
+    "crm": {"en": "CRM note", "de": "CRM-Notiz", "fr": "Note CRM", "es": "Nota CRM", "pt": "Nota do CRM", "ru": "Заметка CRM", "zh": "客户备注", "ja": "CRMメモ", "hi": "CRM नोट"},
+}
+# fmt: on
+# fmt: off
+KEEP_LABEL = {
+    "en": "ref",
+    "de": "Referenz",
+    "fr": "réf.",
+    "es": "ref.",
+    "pt": "ref.",
+    "ru": "номер",
+    "zh": "编号",
+    "ja": "参照",
+    "hi": "संदर्भ",
+}
+# fmt: on
+
+
+def prose_snippet(rng: random.Random, lang: str, it: Item) -> str:
+    if it.kind in ("auth_header", "cookie"):
+        intro = {
+            "en": "The request had this header:",
+            "de": "Der Request hatte diesen Header:",
+            "fr": "La requête avait cet en-tête :",
+            "es": "La petición llevaba esta cabecera:",
+            "pt": "A requisição tinha este cabeçalho:",
+            "ru": "В запросе был заголовок:",
+            "zh": "请求带了这个请求头：",
+            "ja": "リクエストのヘッダー：",
+            "hi": "रिक्वेस्ट में यह हेडर था:",
+        }[lang]
+        return f"{intro}\n{it.shown}\n"
+    if it.kind in SECRET_LABEL[lang]:
+        frame = rng.choice(SECRET_FRAMES[lang])
+        return frame.format(label=SECRET_LABEL[lang][it.kind], v=it.shown)
+    label = it.label if it.kind == "national_id" else rng.choice(PERSONAL_LABEL[lang][it.kind])
+    sep = "" if label.endswith(("：", ":")) and lang in ("zh", "ja") else " "
+    end = rng.choice([".", "", ",", ";"]) if lang not in ("zh", "ja") else "。"
+    if it.kind == "person_name" and lang not in ("zh", "ja") and rng.random() < 0.4:
+        tail = {
+            "en": "called about the invoice",
+            "de": "hat wegen der Rechnung angerufen",
+            "fr": "a appelé au sujet de la facture",
+            "es": "llamó por la factura",
+            "pt": "ligou sobre a fatura",
+            "ru": "звонил(а) по поводу счёта",
+            "hi": "ने बिल के बारे में फ़ोन किया",
+        }[lang]
+        return f"{it.shown} {tail}{end}"
+    return f"{label}{sep}{it.shown}{end}"
+
+
+def keep_prose(rng: random.Random, lang: str, value: str, sort: str) -> str:
+    if sort == "price":
+        return {
+            "en": f"Total: {value}",
+            "de": f"Betrag: {value}",
+            "fr": f"Montant : {value}",
+            "es": f"Importe: {value}",
+            "pt": f"Valor: {value}",
+            "ru": f"Сумма: {value}",
+            "zh": f"金额：{value}",
+            "ja": f"金額：{value}",
+            "hi": f"राशि: {value}",
+        }[lang]
+    if sort == "plain_date":
+        return {
+            "en": f"Next appointment on {value}",
+            "de": f"Nächster Termin am {value}",
+            "fr": f"Prochain rendez-vous le {value}",
+            "es": f"Próxima cita el {value}",
+            "pt": f"Próxima consulta em {value}",
+            "ru": f"Следующий приём {value}",
+            "zh": f"下次预约 {value}",
+            "ja": f"次回予約 {value}",
+            "hi": f"अगली मुलाकात {value}",
+        }[lang]
+    if sort == "luhn_fail" and rng.random() < 0.5:
+        return {
+            "en": f"Card number on the form was mistyped ({value}), asked again",
+            "de": f"Kartennummer im Formular vertippt ({value})",
+        }.get(lang, f"{KEEP_LABEL[lang]} {value}")
+    return f"{KEEP_LABEL[lang]} {value}"
+
+
+# --- documents -----------------------------------------------------------------------------
+
+PROSE_DOCS = ("chat", "ticket", "clinical", "hr", "crm")
+CONFIG_DOCS = ("env", "yaml", "json", "toml", "ini", "compose", "k8s")
+# fmt: off
+DOC_KINDS = {
+    "chat": KINDS,
+    "ticket": KINDS,
+    "clinical": ("person_name", "date_of_birth", "phone", "national_id", "street_address", "email", "ssn", "passport",),
+    "hr": ("person_name", "date_of_birth", "ssn", "national_id", "iban", "phone", "email", "street_address", "passport", "card_number",),
+    "crm": ("person_name", "email", "phone", "street_address", "card_number", "iban", "ip_address", "date_of_birth",),
+    "config": (*SECRET_KINDS, "email", "ip_address", "phone", "person_name"),
+    "log": ("ip_address", "email", "jwt", "auth_header", "cookie", "api_key", "card_number", "credential", "phone", "password", "secret",),
+    "shell": ("api_key", "password", "credential", "auth_header", "cookie", "jwt", "secret", "private_key", "ip_address", "email",),
+    "code": ("api_key", "password", "secret", "private_key", "jwt", "credential", "email", "ip_address", "auth_header",),
+}
+# fmt: on
+CFG_KEYS = {
+    "email": "admin_email",
+    "ip_address": "server_ip",
+    "phone": "oncall_phone",
+    "person_name": "owner_name",
+}
+
+
+def indent(text: str, pad: str) -> str:
+    return "\n".join(pad + line if line else line for line in text.split("\n"))
+
+
+def config_entry(fmt: str, rng: random.Random, it: Item) -> tuple[str, str]:
+    """A config line (or block) and the exact text that must go."""
+    key = CFG_KEYS.get(it.kind, it.key)
+    cfg, value = it.cfg, it.value
+    multiline = "\n" in cfg
+    lower = key.lower()
+    if fmt == "env" or (fmt == "ini" and multiline):
+        return (f'{key}="{cfg}"' if multiline or " " in cfg else f"{key}={cfg}"), value
+    if fmt in ("yaml", "compose", "k8s"):
+        if multiline:
+            block = indent(cfg, "  ")
+            return f"{lower}: |\n{block}", block.lstrip()
+        if fmt == "compose":
+            return f"      - {key}={cfg}", value
+        q = (
+            rng.choice(['"', "'", ""])
+            if not cfg.startswith(("*", "&", "!", "%", "@", "`"))
+            else '"'
+        )
+        if any(ch in cfg for ch in "#:{}[],") and not q:
+            q = '"'
+        if q == "'" and "'" in cfg:
+            q = '"'
+        return f"{lower}: {q}{cfg}{q}", value
+    if fmt == "json":
+        escaped = json.dumps(cfg)[1:-1]
+        return f'  "{lower}": "{escaped}",', json.dumps(value)[1:-1]
+    if fmt == "toml":
+        if multiline:
+            return f'{lower} = """\n{cfg}"""', value
+        return f'{lower} = "{cfg}"', value
+    return f"{lower} = {cfg}", value  # ini
+
+
+def k8s_secret(
+    rng: random.Random, items: list[Item], keeps: list[tuple[str, str]]
+) -> tuple[str, list[tuple[str, str]]]:
+    go: list[tuple[str, str]] = []
+    lines = [
+        "apiVersion: v1",
+        "kind: Secret",
+        "metadata:",
+        f"  name: {rng.choice(['app', 'billing', 'orders'])}-secrets",
+        "  annotations:",
+    ]
+    for k, sort in keeps:
+        lines.append(f'    acme.io/{keep_key(rng, k, sort).lower().replace("_", "-")}: "{k}"')
+    use_data = rng.random() < 0.5
+    lines += ["type: Opaque", "data:" if use_data else "stringData:"]
+    for it in items:
+        key = CFG_KEYS.get(it.kind, it.key).lower().replace("_", "-")
+        if use_data:
+            enc = base64.b64encode(it.cfg.encode()).decode()
+            lines.append(f"  {key}: {enc}")
+            go.append((it.kind, enc))
+        elif "\n" in it.cfg:
+            block = indent(it.cfg, "    ")
+            lines.append(f"  {key}: |\n{block}")
+            go.append((it.kind, block.lstrip()))
+        else:
+            lines.append(f'  {key}: "{it.cfg}"')
+            go.append((it.kind, it.value))
+    return "\n".join(lines) + "\n", go
+
+
+# fmt: off
+KEEP_KEYS = {
+    "git_sha": ["commit", "GIT_SHA"],
+    "short_sha": ["rev", "BUILD_REV"],
+    "uuid": ["request_id", "TENANT_ID"],
+    "sha256": ["image_digest", "CHECKSUM"],
+    "version": ["version", "APP_VERSION"],
+    "timestamp": ["built_at", "BUILD_TIME"],
+    "placeholder": ["api_key", "password", "token", "SECRET_KEY"],
+    "example_email": ["admin_email", "FROM_ADDRESS"],
+    "reserved_ip": ["bind_address", "DB_HOST"],
+    "public_key": ["deploy_key_pub", "SSH_AUTHORIZED_KEY"],
+    "url": ["docs_url", "UPSTREAM_URL"],
+    "pod": ["pod_name", "HOSTNAME"],
+    "integrity": ["integrity", "LOCK_HASH"],
+}
+# fmt: on
+
+
+def keep_key(rng: random.Random, value: str, sort: str) -> str:
+    if sort == "example_key":
+        return "aws_access_key_id" if value.startswith("AKIA") else "aws_secret_access_key"
+    return rng.choice(KEEP_KEYS.get(sort, ["ref"]))
+
+
+def render_config(
+    fmt: str, rng: random.Random, items: list[Item], keeps: list[tuple[str, str]]
+) -> tuple[str, list[tuple[str, str]]]:
+    if fmt == "k8s":
+        return k8s_secret(rng, items, keeps)
+    entries = [config_entry(fmt, rng, it) for it in items]
+    go = [(it.kind, v) for it, (_, v) in zip(items, entries, strict=True)]
+    keep_lines = []
+    for k, sort in keeps:
+        keep_lines.append(config_entry(fmt, rng, Item("keep", k, k, keep_key(rng, k, sort), k))[0])
+    plain = {
+        "env": [
+            "NODE_ENV=production",
+            "PORT=8080",
+            "LOG_LEVEL=info",
+            "FEATURE_FLAGS=search,export",
+        ],
+        "yaml": ["replicas: 3", "log_level: info", "timeout_seconds: 30", "region: eu-central-1"],
+        "compose": ["      - TZ=Europe/Berlin", "      - LOG_LEVEL=debug"],
+        "json": ['  "region": "eu-west-1",', '  "retries": 3,', '  "debug": false,'],
+        "toml": ["port = 8080", 'region = "us-east-1"', "workers = 4"],
+        "ini": ["port = 5432", "timeout = 30", "pool_size = 10"],
+    }[fmt]
+    body = entries_lines = [e for e, _ in entries] + keep_lines + rng.sample(plain, k=2)
+    rng.shuffle(entries_lines)
+    if fmt == "env":
+        head = f"# {rng.choice(['.env.production', '.env', 'staging.env'])}\n"
+        return head + "\n".join(body) + "\n", go
+    if fmt == "yaml":
+        return (
+            f"# config/{rng.choice(['app', 'settings', 'values'])}.yaml\n{rng.choice(['app', 'service', 'backend'])}:\n"
+            + indent("\n".join(body), "  ")
+            + "\n",
+            go,
+        )
+    if fmt == "compose":
+        return (
+            "services:\n  api:\n    image: ghcr.io/acme/api:1.4.2\n    environment:\n"
+            + "\n".join(body)
+            + "\n",
+            go,
+        )
+    if fmt == "json":
+        return "{\n" + "\n".join(body) + '\n  "name": "' + rng.choice(
+            ["billing", "orders", "sync"]
+        ) + '"\n}\n', go
+    if fmt == "toml":
+        return f"[{rng.choice(['server', 'database', 'integrations'])}]\n" + "\n".join(
+            body
+        ) + "\n", go
+    return f"[{rng.choice(['database', 'smtp', 'default'])}]\n" + "\n".join(body) + "\n", go
+
+
+def ts(rng: random.Random) -> str:
+    return f"2025-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}T{rng.randint(0, 23):02d}:{rng.randint(0, 59):02d}:{rng.randint(0, 59):02d}.{rng.randint(0, 999):03d}Z"
+
+
+def log_line(rng: random.Random, it: Item) -> str:
+    t, v = ts(rng), it.shown
+    k = it.kind
+    if k == "ip_address":
+        if rng.random() < 0.5:
+            return f'{v} - - [12/Mar/2025:10:{rng.randint(10, 59)}:07 +0000] "GET /api/v1/orders HTTP/1.1" 200 {rng.randint(200, 9000)}'
+        return f"{t} INFO  auth: login ok for account {rng.randint(1000, 99999)} from {v}"
+    lines = {
+        "email": f"{t} INFO  mailer: sent password-reset mail to {v}",
+        "jwt": f"{t} DEBUG http: > Authorization: Bearer {v}",
+        "auth_header": f"{t} DEBUG http: > {v}",
+        "cookie": f"{t} DEBUG http: < Set-{v}; Path=/; HttpOnly; Secure"
+        if it.shown.startswith("Cookie")
+        else f"{t} DEBUG http: > {v}",
+        "api_key": f"{t} WARN  client: request failed (401), key={v}",
+        "card_number": f"{t} ERROR payments: charge declined card={v} amount=49.90 EUR",
+        "credential": f"{t} ERROR db: could not connect to {v}: connection refused",
+        "phone": f"{t} INFO  sms: queued verification code for {v}",
+        "password": f"{t} DEBUG auth: login attempt user=admin password={v}",
+        "secret": f'{t} DEBUG config: loaded {{"{it.key.lower()}": "{v}", "region": "eu-west-1"}}',
+    }
+    return lines[k]
+
+
+def shell_line(rng: random.Random, it: Item) -> str:
+    v, k = it.shown, it.kind
+    if k == "api_key":
+        return rng.choice(
+            [
+                f"export {it.key}={v}",
+                f'curl -H "x-api-key: {v}" https://api.anthropic.com/v1/models',
+                f"echo {v} | gh auth login --with-token",
+            ]
+        )
+    if k == "password":
+        return rng.choice(
+            [
+                f"mysql -u root -p'{v}' shop",
+                f'sshpass -p "{v}" ssh deploy@bastion',
+                f"PGPASSWORD='{v}' psql -h db -U app",
+                f"echo '{v}' | docker login -u ci --password-stdin registry.acme.io",
+            ]
+        )
+    if k == "credential":
+        return rng.choice([f"git clone {v}", f"psql '{v}'", f"export DATABASE_URL='{v}'"])
+    if k == "auth_header":
+        return f'curl -s -H "{v}" https://api.internal.acme.io/v2/users'
+    if k == "cookie":
+        return (
+            f"curl -b '{it.cfg}' https://shop.acme.io/account"
+            if rng.random() < 0.5
+            else f"curl -H '{v}' https://shop.acme.io/account"
+        )
+    if k == "jwt":
+        return rng.choice(
+            [
+                f"export ACCESS_TOKEN={v}",
+                f'curl -H "Authorization: Bearer {v}" https://api.acme.io/me',
+            ]
+        )
+    if k == "secret":
+        return rng.choice(
+            [
+                f"export {it.key}='{v}'",
+                f"kubectl create secret generic app --from-literal={it.key.lower().replace('_', '-')}='{v}'",
+            ]
+        )
+    if k == "private_key":
+        return f"cat > ~/.ssh/id_deploy <<'EOF'\n{v}\nEOF\nchmod 600 ~/.ssh/id_deploy"
+    if k == "ip_address":
+        return rng.choice([f"ssh deploy@{v}", f"ping -c 3 {v}", f"nmap -p 22,443 {v}"])
+    return f'git config --global user.email "{v}"'
+
+
+def code_line(rng: random.Random, it: Item) -> str:
+    v, k = it.shown, it.kind
+    return {
+        "api_key": rng.choice(
+            [
+                f'client = Client(api_key="{v}")',
+                f"const stripe = require('stripe')('{v}');",
+                f'{it.key} = "{v}"',
+            ]
+        ),
+        "password": f'conn = psycopg2.connect(host="db", user="app", password="{v}")',
+        "secret": rng.choice(
+            [
+                f'app.config["SECRET_KEY"] = "{v}"',
+                f'const {it.key.lower()} = "{v}";',
+                f'{it.key} = "{v}"',
+            ]
+        ),
+        "private_key": f'PRIVATE_KEY = """{v}\n"""',
+        "jwt": f'headers = {{"Authorization": "Bearer {v}"}}',
+        "credential": f'DATABASE_URL = "{v}"',
+        "email": f'SUPPORT_EMAIL = "{v}"',
+        "ip_address": f'ALLOWED_HOSTS = ["{v}", "localhost"]',
+        "auth_header": f'req.Header.Set("{v.split(": ", 1)[0]}", "{it.cfg}")',
+    }[k]
+
+
+def render(
+    doc: str, lang: str, rng: random.Random, items: list[Item], keeps: list[tuple[str, str]]
+) -> tuple[str, list[tuple[str, str]]]:
+    go = [(it.kind, it.value) for it in items]
+    keep_values = [v for v, _ in keeps]
+    if doc in CONFIG_DOCS:
+        return render_config(doc, rng, items, keeps)
+    if doc == "log":
+        lines = [log_line(rng, it) for it in items]
+        lines += [f"{ts(rng)} INFO  worker: job {v} finished" for v in keep_values]
+        lines += [f"{ts(rng)} INFO  http: GET /healthz 200 1ms" for _ in range(2)]
+        rng.shuffle(lines)
+        return "\n".join(lines) + "\n", go
+    if doc == "shell":
+        lines = [shell_line(rng, it) for it in items]
+        for v, sort in keeps:
+            if sort in ("git_sha", "short_sha"):
+                lines.append(rng.choice([f"git checkout {v}", f"git show --stat {v}"]))
+            elif sort == "sha256" and v.startswith("sha256:"):
+                lines.append(f"docker pull ghcr.io/acme/api@{v}")
+            else:
+                lines.append(rng.choice([f"echo '{v}'", f"grep -rn '{v}' ."]))
+        lines += rng.sample(
+            ["ls -la", "git status", "kubectl get pods -n prod", "cd ~/src/billing", "make test"],
+            k=2,
+        )
+        rng.shuffle(lines)
+        comment = "" if lang == "en" else "# " + rng.choice(FILLER[lang]) + "\n"
+        return comment + "\n".join(lines) + "\n", go
+    if doc == "code":
+        lines = [code_line(rng, it) for it in items]
+        lines += [f'{keep_key(rng, v, sort).upper()} = "{v}"' for v, sort in keeps]
+        rng.shuffle(lines)
+        comment = "# " + rng.choice(FILLER[lang]) + "\n"
+        return f"{comment}import os\n\n" + "\n".join(lines) + "\n", go
+    parts = [prose_snippet(rng, lang, it) for it in items]
+    parts += [keep_prose(rng, lang, v, sort) for v, sort in keeps]
+    parts += rng.sample(FILLER[lang], k=min(2, len(FILLER[lang])))
+    rng.shuffle(parts)
+    if doc == "chat":
+        user, bot = HEADERS["chat"][lang]
+        lines = []
+        for i, p in enumerate(parts):
+            lines.append(f"{user}: {p.strip()}")
+            if i % 2 == 1:
+                lines.append(f"{bot}: {rng.choice(FILLER[lang])}")
+        return "\n".join(lines) + "\n", go
+    head = HEADERS[doc][lang]
+    body = "\n".join(p.strip() for p in parts)
+    return f"{head} — {ts(rng)[:10]}\n{body}\n", go
+
+
+# --- sampling ------------------------------------------------------------------------------
+
+
+def doc_group(doc: str) -> str:
+    return "config" if doc in CONFIG_DOCS else doc
+
+
+# fmt: off
+DOC_WEIGHTS = {
+    "chat": 16,
+    "ticket": 10,
+    "clinical": 8,
+    "hr": 8,
+    "crm": 8,
+    "env": 4,
+    "yaml": 4,
+    "json": 4,
+    "toml": 3,
+    "ini": 3,
+    "compose": 3,
+    "k8s": 3,
+    "log": 10,
+    "shell": 9,
+    "code": 8,
+}
+# fmt: on
+
+
+def make_sample(rng: random.Random, index: int, counts: Counter[str]) -> dict[str, object]:
+    doc = rng.choices(list(DOC_WEIGHTS), weights=list(DOC_WEIGHTS.values()))[0]
+    lang = rng.choice(LANGS) if doc in PROSE_DOCS or rng.random() < 0.3 else "en"
+    allowed = list(SECRET_KINDS if doc == "k8s" else DOC_KINDS[doc_group(doc)])
+    n = rng.randint(2, 5)
+    kinds: list[str] = []
+    for _ in range(n):
+        weights = [1.0 / (1 + counts[k]) ** 2 for k in allowed]
+        k = rng.choices(allowed, weights=weights)[0]
+        kinds.append(k)
+        counts[k] += 1
+    if doc_group(doc) == "config":
+        kinds = list(dict.fromkeys(kinds))  # one value per key
+    items = [make_item(k, rng, lang) for k in kinds]
+    sorts = KEEP_SORTS["prose" if doc in PROSE_DOCS else "tech"]
+    keeps = []
+    for _ in range(rng.randint(1, 4)):
+        sort = rng.choice(sorts)
+        keeps.append((keep_value(rng, sort, lang), sort))
+    text, go = render(doc, lang, rng, items, keeps)
+    return {
+        "id": f"{index:04d}-{doc}-{lang}",
+        "text": text,
+        "must_go": [{"kind": k, "value": v} for k, v in go],
+        "must_stay": list(dict.fromkeys(v for v, _ in keeps)),
+    }
+
+
+def spans(text: str, value: str) -> list[tuple[int, int]]:
+    out, at = [], text.find(value)
+    while at >= 0:
+        out.append((at, at + len(value)))
+        at = text.find(value, at + 1)
+    return out
+
+
+def consistent(sample: dict[str, object]) -> bool:
+    """Every value is in the text, and no look-alike overlaps a value that must go."""
+    text = str(sample["text"])
+    gone = [s for g in sample["must_go"] for s in spans(text, g["value"])]  # type: ignore[attr-defined]
+    if any(not spans(text, g["value"]) for g in sample["must_go"]):  # type: ignore[attr-defined]
+        return False
+    for keep in sample["must_stay"]:  # type: ignore[attr-defined]
+        found = spans(text, keep)
+        if not found or any(s < e2 and s2 < e for s, e in found for s2, e2 in gone):
+            return False
+    return True
+
+
+def build(seed: int = SEED, count: int = SAMPLES) -> list[dict[str, object]]:
+    rng = random.Random(seed)
+    counts: Counter[str] = Counter()
+    samples = []
+    while len(samples) < count:
+        before = counts.copy()
+        sample = make_sample(rng, len(samples), counts)
+        if consistent(sample):
+            samples.append(sample)
+        else:
+            counts.clear()
+            counts.update(before)
+    return samples
+
+
+# --- a held-out variant ---------------------------------------------------------------------
+# Detectors tuned while looking at samples.jsonl could learn its phrase bank rather than the
+# task. The held-out corpus uses other words around the values, other names and streets, and
+# another seed; it is built on demand (``--holdout``) and never written to the repository.
+
+# fmt: off
+HOLDOUT_LABEL = {
+    "en": {"email": ["write to", "mail:", "reply-to"], "phone": ["ring", "cell", "contact number", "call back on"], "ssn": ["SS#", "social sec. no."], "card_number": ["paid by", "CC:", "credit card"], "iban": ["account", "wire to"], "ip_address": ["source address", "connected from", "remote addr"], "date_of_birth": ["birthday:", "DoB", "b."], "passport": ["travel document no.", "passport #"], "street_address": ["residing at", "home:", "deliver to"], "person_name": ["Client:", "Dr.", "Mrs.", "visited by", "applicant"]},
+    "de": {"email": ["erreichbar unter", "Mailadresse"], "phone": ["Rückruf unter", "Mobil:", "Festnetz"], "ssn": ["SSN"], "card_number": ["bezahlt mit Karte", "Visa"], "iban": ["Bankverbindung", "überweisen an"], "ip_address": ["Quell-IP", "Zugriff von"], "date_of_birth": ["Geburtstag:", "geboren", "*"], "passport": ["Passnummer", "Reisepass"], "street_address": ["wohnt", "Lieferadresse:"], "person_name": ["Kundin", "Mandant:", "Ansprechpartner:", "Bewerber"]},
+    "fr": {"email": ["écrire à", "mail :"], "phone": ["joignable au", "mobile :"], "ssn": ["SSN"], "card_number": ["payé par carte", "CB"], "iban": ["virement sur", "compte"], "ip_address": ["IP source", "accès depuis"], "date_of_birth": ["anniversaire :", "naissance :"], "passport": ["passeport", "n° passeport"], "street_address": ["habite au", "livraison :"], "person_name": ["Cliente :", "Mme", "Dr", "candidat"]},
+    "es": {"email": ["escribir a", "e-mail:"], "phone": ["llamar al", "celular"], "ssn": ["SSN"], "card_number": ["pagó con tarjeta", "Visa"], "iban": ["transferir a", "cuenta"], "ip_address": ["IP de origen", "conectado desde"], "date_of_birth": ["cumpleaños:", "nac.:"], "passport": ["pasaporte", "pasaporte nº"], "street_address": ["reside en", "envío a"], "person_name": ["Cliente:", "Dra.", "Don", "solicitante"]},
+}
+HOLDOUT_NAMES = {
+    "en": (["Nora", "Felix", "Imogen", "Rupert", "Tessa", "Calvin"], ["Ashworth", "Kendrick", "Beaumont", "Lockhart", "Prentice", "Wakefield"]),
+    "de": (["Greta", "Wolfgang", "Ilse", "Henrik", "Marlene", "Konrad"], ["Brandt", "Lehmann", "Kühn", "Vogel", "Engel", "Pohl"]),
+    "fr": (["Solène", "Gaspard", "Inès", "Baptiste", "Lou", "Théo"], ["Marchand", "Roux", "Perrin", "Barbier", "Renaud", "Leclerc"]),
+    "es": (["Inés", "Gonzalo", "Aitana", "Iker", "Begoña", "Rubén"], ["Iglesias", "Vidal", "Cabrera", "Prieto", "Pascual", "Soler"]),
+}
+HOLDOUT_STREETS = {
+    "en": lambda r: f"{r.randint(2, 999)} {r.choice(['Juniper', 'Foxglove', 'Ashby', 'Riverside', 'Granger'])} {r.choice(['Court', 'Place', 'Way', 'Terrace', 'Crescent'])}",
+    "de": lambda r: f"{r.choice(['Am Mühlbach', 'Rosenweg', 'Kirchplatz', 'Uhlandstraße', 'Feldgasse'])} {r.randint(1, 90)}",
+    "fr": lambda r: f"{r.randint(1, 80)}, {r.choice(['allée des Tilleuls', 'chemin du Lavoir', 'quai Voltaire', 'place Bellecour'])}",
+    "es": lambda r: f"{r.choice(['Plaza', 'Ronda', 'Camino', 'Travesía'])} {r.choice(['de Atocha', 'del Carmen', 'de Sants', 'Real'])} {r.randint(1, 99)}",
+}
+HOLDOUT_SECRET_FRAMES = {
+    "en": ["creds for the vendor portal -> {label} {v}\n", "fyi the {label} is\n{v}\n"],
+    "de": ["Zugang zum Portal, {label} {v}\n", "zur Info, {label} lautet\n{v}\n"],
+    "fr": ["accès au portail, {label} {v}\n", "pour info le {label} est\n{v}\n"],
+    "es": ["acceso al portal, {label} {v}\n", "para que conste, {label}\n{v}\n"],
+}
+# fmt: on
+
+
+def build_holdout(count: int = 300) -> list[dict[str, object]]:
+    """A corpus in other words than samples.jsonl, for checking that detectors generalize."""
+    saved = {
+        name: dict(globals()[name])
+        for name in ("PERSONAL_LABEL", "NAMES", "STREETS", "SECRET_FRAMES")
+    }
+    langs = LANGS
+    try:
+        for lang in HOLDOUT_LABEL:
+            PERSONAL_LABEL[lang] = HOLDOUT_LABEL[lang]
+            NAMES[lang] = (HOLDOUT_NAMES[lang][0] * 2, HOLDOUT_NAMES[lang][1] * 2)
+            STREETS[lang] = HOLDOUT_STREETS[lang]
+            SECRET_FRAMES[lang] = HOLDOUT_SECRET_FRAMES[lang]
+        globals()["LANGS"] = tuple(HOLDOUT_LABEL)
+        return build(seed=SEED + 1, count=count)
+    finally:
+        for name, table in saved.items():
+            globals()[name].clear()
+            globals()[name].update(table)
+        globals()["LANGS"] = langs
+
+
+# --- single values for property tests ------------------------------------------------------
+
+NEEDLE_CONTEXT = {
+    "password": "password: ",
+    "phone": "phone: ",
+    "date_of_birth": "date of birth: ",
+    "passport": "passport number: ",
+    "person_name": "Patient name: ",
+    "street_address": "Home address: ",
+    "ssn": "SSN: ",
+}
+
+
+def needle(kind: str, seed: int) -> tuple[str, str]:
+    """A value of ``kind`` with the words that make it sensitive: (snippet, value)."""
+    it = make_item(kind, random.Random(seed), "en")
+    if kind == "national_id":
+        return f"{it.label}: {it.value}", it.value
+    if kind == "secret":
+        return f"{it.key}={it.value}", it.value
+    return NEEDLE_CONTEXT.get(kind, "") + it.shown, it.value
+
+
+KEEP_KINDS = (*KEEP_SORTS["tech"], "order", "luhn_fail", "iban_fail", "price", "isbn", "plain_date")
+
+
+def keep(sort: str, seed: int) -> str:
+    return keep_value(random.Random(seed), sort)
+
+
+def dump(samples: list[dict[str, object]]) -> str:
+    return "".join(json.dumps(s, ensure_ascii=False, sort_keys=True) + "\n" for s in samples)
+
+
+def main() -> int:
+    if sys.argv[1:] == ["--holdout"]:
+        sys.stdout.write(dump(build_holdout()))
+        return 0
+    samples = build()
+    OUT.write_text(dump(samples), encoding="utf-8")
+    go = Counter(g["kind"] for s in samples for g in s["must_go"])  # type: ignore[attr-defined]
+    langs = Counter(str(s["id"]).rsplit("-", 1)[1] for s in samples)
+    stay = sum(len(s["must_stay"]) for s in samples)  # type: ignore[arg-type]
+    print(
+        f"{len(samples)} samples, {sum(go.values())} must_go, {stay} must_stay, {OUT.stat().st_size:,} bytes"
+    )
+    print("kinds:", dict(sorted(go.items())))
+    print("langs:", dict(sorted(langs.items())))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,679 @@
+"""The secret detectors: provider tokens, keys, credentials, and their look-alikes.
+
+Every token here is generated at run time in the right shape (with a valid
+checksum where the format has one) from random bytes, so no literal in this
+file is a credential and secret scanners have nothing to find in the repository.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import secrets
+import string
+import zlib
+from collections.abc import Callable
+
+import pytest
+import re2
+
+from vault._policy import load
+from vault._redact import BlockedError, Redactor
+from vault._rules_secrets import RULES
+
+ALNUM = string.ascii_letters + string.digits
+URLSAFE = ALNUM + "_-"
+B64 = ALNUM + "+/"
+HEX = "0123456789abcdef"
+BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+BECH32 = "qpzry9x8gf2tvdw0s3jn54khce6mua7l"
+
+
+@pytest.fixture(scope="module")
+def redactor() -> Redactor:
+    return load().redactor
+
+
+def rand(alphabet: str, n: int) -> str:
+    """n characters drawn from alphabet; 8 or more mix every class the alphabet has."""
+    wants = [set(string.digits), set(string.ascii_uppercase), set(string.ascii_lowercase)]
+    while True:
+        value = "".join(secrets.choice(alphabet) for _ in range(n))
+        if n < 8 or all(not (w & set(alphabet)) or w & set(value) for w in wants):
+            return value
+
+
+def crc_token(prefix: str) -> str:
+    """A GitHub-format token: 30 random base62 characters and their base62 CRC32."""
+    body = rand(ALNUM, 30)
+    crc, digits = zlib.crc32(body.encode()), ""
+    while crc:
+        crc, rem = divmod(crc, 62)
+        digits = BASE62[rem] + digits
+    return prefix + body + digits.rjust(6, "0")
+
+
+def b64url(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).decode().rstrip("=")
+
+
+def jwt() -> str:
+    header = b64url(json.dumps({"alg": "HS256", "typ": "JWT"}).encode())
+    payload = b64url(json.dumps({"sub": secrets.token_hex(8), "exp": 1999999999}).encode())
+    return f"{header}.{payload}.{b64url(secrets.token_bytes(32))}"
+
+
+def age_key() -> str:
+    """An age X25519 identity: bech32 of 32 random bytes under hrp age-secret-key-."""
+    hrp, data = "age-secret-key-", secrets.token_bytes(32)
+    acc, bits, words = 0, 0, []
+    for byte in data:
+        acc, bits = acc << 8 | byte, bits + 8
+        while bits >= 5:
+            bits -= 5
+            words.append(acc >> bits & 31)
+    if bits:
+        words.append(acc << (5 - bits) & 31)
+    gen = (0x3B6A57B2, 0x26508E6D, 0x1EA119FA, 0x3D4233DD, 0x2A1462B3)
+    check = 1
+    for item in [ord(c) >> 5 for c in hrp] + [0] + [ord(c) & 31 for c in hrp] + words + [0] * 6:
+        top = check >> 25
+        check = (check & 0x1FFFFFF) << 5 ^ item
+        for i, g in enumerate(gen):
+            if top >> i & 1:
+                check ^= g
+    check ^= 1
+    words += [check >> 5 * (5 - i) & 31 for i in range(6)]
+    return (hrp + "1" + "".join(BECH32[w] for w in words)).upper()
+
+
+def discord_token() -> str:
+    user_id = str(10**17 + secrets.randbelow(9 * 10**17)).encode()
+    return f"{b64url(user_id)}.{rand(URLSAFE, 6)}.{rand(URLSAFE, 38)}"
+
+
+def pem(label: str = "PRIVATE KEY", lines: int = 4, newline: str = "\n") -> str:
+    body = newline.join(rand(B64, 64) for _ in range(lines))
+    return f"-----BEGIN {label}-----{newline}{body}{newline}-----END {label}-----"
+
+
+def secret_findings(redactor: Redactor, text: str) -> list[tuple[str, str, str]]:
+    return [
+        (f.rule, f.kind, text[f.start : f.end])
+        for f in redactor.scan(text)
+        if f.category == "secret"
+    ]
+
+
+def redacted(redactor: Redactor, text: str) -> str:
+    return redactor.apply(text, lambda kind, value: "0123456789").text
+
+
+# (id, builder of (text, secret value), rule, kind)
+Case = tuple[str, Callable[[], tuple[str, str]], str, str]
+
+
+def _in(template: str, value: str) -> tuple[str, str]:
+    return template.format(v=value), value
+
+
+POSITIVE: list[Case] = [
+    ("github_pat", lambda: _in("export GITHUB_TOKEN={v}", crc_token("ghp_")),
+     "github_token", "api_key"),
+    ("github_oauth_json", lambda: _in('{{"token": "{v}", "scope": "repo"}}', crc_token("gho_")),
+     "github_token", "api_key"),
+    ("github_app_installation", lambda: _in("git clone https://x-access-token:{v}@github.com/o/r",
+                                            crc_token("ghs_")), "github_token", "api_key"),
+    ("github_refresh", lambda: _in("refresh={v}", crc_token("ghr_")), "github_token", "api_key"),
+    ("github_fine_grained", lambda: _in("GH_TOKEN: {v}",
+                                        f"github_pat_{rand(ALNUM, 22)}_{rand(ALNUM, 59)}"),
+     "github_fine_grained_token", "api_key"),
+    ("gitlab_pat", lambda: _in("PRIVATE-TOKEN glpat-ish {v}", "glpat-" + rand(URLSAFE, 20)),
+     "gitlab_token", "api_key"),
+    ("gitlab_routable", lambda: _in("token {v} ok",
+                                    f"glpat-{rand(URLSAFE, 40)}.01.{rand(HEX, 9)}"),
+     "gitlab_token", "api_key"),
+    ("gitlab_deploy", lambda: _in("gldt: {v}", "gldt-" + rand(URLSAFE, 20)),
+     "gitlab_token", "api_key"),
+    ("gitlab_runner", lambda: _in("runner {v}", "glrt-" + rand(URLSAFE, 20)),
+     "gitlab_token", "api_key"),
+    ("gitlab_trigger", lambda: _in("curl -F token={v}", "glptt-" + rand(HEX, 40)),
+     "gitlab_token", "api_key"),
+    ("gitlab_registration", lambda: _in("register {v}", "GR1348941" + rand(URLSAFE, 20)),
+     "gitlab_token", "api_key"),
+    ("npm", lambda: _in("//registry.npmjs.org/:_authToken={v}", crc_token("npm_")),
+     "npm_token", "api_key"),
+    ("pypi", lambda: _in("password = {v}", "pypi-AgEIcHlwaS5vcmc" + rand(URLSAFE, 120)),
+     "pypi_token", "api_key"),
+    ("dockerhub", lambda: _in("docker login -u me --password-stdin <<< {v}",
+                              "dckr_pat_" + rand(URLSAFE, 27)), "dockerhub_token", "api_key"),
+    ("huggingface", lambda: _in("HF_TOKEN={v}", "hf_" + rand(string.ascii_letters, 34)),
+     "huggingface_token", "api_key"),
+    ("slack_bot", lambda: _in("SLACK_BOT_TOKEN={v}",
+                              f"xoxb-{rand(string.digits, 12)}-{rand(string.digits, 13)}-"
+                              f"{rand(ALNUM, 24)}"), "slack_token", "api_key"),
+    ("slack_user", lambda: _in("token: {v}", f"xoxp-{rand(string.digits, 12)}-"
+                               f"{rand(string.digits, 12)}-{rand(string.digits, 13)}-"
+                               f"{rand(HEX, 32)}"), "slack_token", "api_key"),
+    ("slack_app", lambda: _in("app token {v}", f"xapp-1-A{rand(string.digits, 10)}-"
+                              f"{rand(string.digits, 13)}-{rand(HEX, 64)}"),
+     "slack_token", "api_key"),
+    ("slack_webhook", lambda: _in("https://hooks.slack.com/services/{v}",
+                                  f"T{rand(string.ascii_uppercase, 8)}/"
+                                  f"B{rand(string.ascii_uppercase, 10)}/{rand(ALNUM, 24)}"),
+     "slack_webhook", "api_key"),
+    ("stripe_live", lambda: _in("Stripe.api_key = '{v}'", "sk_live_" + rand(ALNUM, 24)),
+     "stripe_key", "api_key"),
+    ("stripe_test", lambda: _in("STRIPE_SECRET_KEY={v}", "sk_test_" + rand(ALNUM, 99)),
+     "stripe_key", "api_key"),
+    ("stripe_restricted", lambda: _in("key {v}", "rk_live_" + rand(ALNUM, 24)),
+     "stripe_key", "api_key"),
+    ("anthropic", lambda: _in("ANTHROPIC_API_KEY={v}",
+                              "sk-ant-api03-" + rand(URLSAFE, 93) + "AA"),
+     "anthropic_key", "api_key"),
+    ("anthropic_admin", lambda: _in("admin key: {v}",
+                                    "sk-ant-admin01-" + rand(URLSAFE, 93) + "AA"),
+     "anthropic_key", "api_key"),
+    ("openai_project", lambda: _in("OPENAI_API_KEY=\"{v}\"",
+                                   f"sk-proj-{rand(URLSAFE, 74)}T3BlbkFJ{rand(URLSAFE, 74)}"),
+     "openai_key", "api_key"),
+    ("openai_service", lambda: _in("key={v}", f"sk-svcacct-{rand(URLSAFE, 58)}T3BlbkFJ"
+                                   f"{rand(URLSAFE, 58)}"), "openai_key", "api_key"),
+    ("openai_legacy", lambda: _in("openai.api_key = {v}",
+                                  f"sk-{rand(ALNUM, 20)}T3BlbkFJ{rand(ALNUM, 20)}"),
+     "openai_key", "api_key"),
+    ("google_api", lambda: _in("https://maps.googleapis.com/maps/api/js?key={v}&v=3",
+                               "AIza" + rand(URLSAFE, 35)), "google_api_key", "api_key"),
+    ("google_oauth_secret", lambda: _in('"client_secret": "{v}"',
+                                        "GOCSPX-" + rand(URLSAFE, 28)),
+     "google_oauth_secret", "api_key"),
+    ("azure_storage", lambda: _in("DefaultEndpointsProtocol=https;AccountName=acct;"
+                                  "AccountKey={v};EndpointSuffix=core.windows.net",
+                                  rand(B64, 86) + "=="), "azure_storage_key", "api_key"),
+    ("azure_client_secret", lambda: _in("AZURE_CLIENT_SECRET={v}",
+                                        f"{rand(ALNUM, 3)}8Q~{rand(ALNUM + '_~.-', 34)}"),
+     "azure_client_secret", "api_key"),
+    ("azure_sas", lambda: _in("https://acct.blob.core.windows.net/c/f.txt?sig={v}"
+                              "&se=2030-01-01T00%3A00%3A00Z&sv=2022-11-02&sp=r",
+                              rand(ALNUM, 40) + "%2B" + rand(ALNUM, 2) + "%3D"),
+     "azure_sas_signature", "api_key"),
+    ("aws_key_id", lambda: _in("aws_access_key_id = {v}",
+                               "AKIA" + rand(string.ascii_uppercase + "234567", 16)),
+     "aws_access_key_id", "api_key"),
+    ("aws_secret", lambda: _in("aws_secret_access_key = {v}", rand(B64, 40)),
+     "aws_secret_access_key", "api_key"),
+    ("aws_secret_json", lambda: _in('{{"SecretAccessKey": "{v}", "Expiration": "x"}}',
+                                    rand(B64, 40)), "aws_secret_access_key", "api_key"),
+    ("aws_session", lambda: _in("AWS_SESSION_TOKEN={v}",
+                                "IQoJb3JpZ2luX2VjE" + rand(B64, 300)),
+     "aws_session_token", "api_key"),
+    ("aws_session_context", lambda: _in("aws_session_token = {v}", rand(B64, 200)),
+     "aws_session_token_assignment", "api_key"),
+    ("twilio_api_key", lambda: _in("TWILIO_API_KEY={v}", "SK" + rand(HEX, 32)),
+     "twilio_api_key", "api_key"),
+    ("sendgrid", lambda: _in("SENDGRID_API_KEY='{v}'",
+                             f"SG.{rand(URLSAFE, 22)}.{rand(URLSAFE, 43)}"),
+     "sendgrid_key", "api_key"),
+    ("datadog_api", lambda: _in("DD_API_KEY={v}", rand(HEX, 32)), "datadog_key", "api_key"),
+    ("datadog_app", lambda: _in("datadog_app_key: {v}", rand(HEX, 40)), "datadog_key",
+     "api_key"),
+    ("heroku_new", lambda: _in("HEROKU_API_KEY={v}", "HRKU-AA" + rand(URLSAFE, 58)),
+     "heroku_api_key", "api_key"),
+    ("heroku_uuid", lambda: _in("HEROKU_API_KEY={v}", "-".join(
+        rand(HEX, n) for n in (8, 4, 4, 4, 12))), "heroku_api_key_assignment", "api_key"),
+    ("shopify", lambda: _in("X-Shopify-Access-Token {v}", "shpat_" + rand(HEX, 32)),
+     "saas_token", "api_key"),
+    ("mailgun", lambda: _in("mailgun api key {v}", "key-" + rand(HEX, 32)),
+     "mailgun_key", "api_key"),
+    ("sentry_token", lambda: _in("SENTRY_AUTH_TOKEN={v}", "sntryu_" + rand(HEX, 64)),
+     "saas_token", "api_key"),
+    ("sentry_dsn", lambda: _in("SENTRY_DSN=https://{v}@o123456.ingest.sentry.io/4504",
+                               rand(HEX, 32)), "sentry_dsn", "api_key"),
+    ("databricks", lambda: _in("DATABRICKS_TOKEN={v}", "dapi" + rand(HEX, 32)),
+     "databricks_token", "api_key"),
+    ("digitalocean", lambda: _in("doctl auth init -t {v}", "dop_v1_" + rand(HEX, 64)),
+     "digitalocean_token", "api_key"),
+    ("telegram", lambda: _in("https://api.telegram.org/bot{v}/getMe",
+                             f"{rand(string.digits, 10)}:AA{rand(URLSAFE, 33)}"),
+     "telegram_bot_token", "api_key"),
+    ("discord_bot", lambda: _in("client.run('{v}')", discord_token()),
+     "discord_bot_token", "api_key"),
+    ("discord_webhook", lambda: _in("https://discord.com/api/webhooks/123456789012345678/{v}",
+                                    rand(URLSAFE, 68)), "discord_webhook", "api_key"),
+    ("vault_service", lambda: _in("VAULT_TOKEN={v}", "hvs." + rand(URLSAFE, 91)),
+     "hashicorp_vault_token", "api_key"),
+    ("vault_batch", lambda: _in("X-Vault-Token: {v}", "hvb." + rand(URLSAFE, 150)),
+     "hashicorp_vault_token", "api_key"),
+    ("terraform", lambda: _in('token = "{v}"',
+                              f"{rand(ALNUM, 14)}.atlasv1.{rand(URLSAFE, 67)}"),
+     "terraform_cloud_token", "api_key"),
+    ("atlassian", lambda: _in("JIRA_API_TOKEN={v}", "ATATT3xFfGF0" + rand(URLSAFE, 180)),
+     "saas_token", "api_key"),
+    ("linear", lambda: _in("LINEAR_API_KEY={v}", "lin_api_" + rand(ALNUM, 40)),
+     "saas_token", "api_key"),
+    ("postman", lambda: _in("x-api-key: {v}", f"PMAK-{rand(HEX, 24)}-{rand(HEX, 34)}"),
+     "saas_token", "api_key"),
+    ("grafana_cloud", lambda: _in("GRAFANA_TOKEN={v}", "glc_" + rand(B64, 120)),
+     "saas_token", "api_key"),
+    ("grafana_sa", lambda: _in("Bearer {v}", f"glsa_{rand(ALNUM, 32)}_{rand(HEX, 8)}"),
+     "saas_token", "api_key"),
+    ("stripe_webhook", lambda: _in("STRIPE_WEBHOOK_SECRET={v}", "whsec_" + rand(ALNUM, 32)),
+     "saas_token", "api_key"),
+    ("cloudflare_new", lambda: _in("CLOUDFLARE_API_TOKEN={v}", "cfut_" + rand(ALNUM, 46)),
+     "cloudflare_token", "api_key"),
+    ("cloudflare_legacy", lambda: _in("CLOUDFLARE_API_TOKEN={v}", rand(URLSAFE, 40)),
+     "cloudflare_key_assignment", "api_key"),
+    ("age", lambda: _in("# created: 2024-01-01\n{v}\n", age_key()), "private_key",
+     "private_key"),
+    ("jwt", lambda: _in("id_token={v}", jwt()), "jwt", "jwt"),
+    ("jwt_in_header", lambda: _in("Authorization: Bearer {v}", jwt()), "jwt", "jwt"),
+    ("postgres_url", lambda: _in("DATABASE_URL=postgres://app:{v}@db.internal:5432/app",
+                                 rand(ALNUM, 16)), "url_credentials", "credential"),
+    ("mongodb_srv", lambda: _in("mongodb+srv://admin:{v}@cluster0.abcde.mongodb.net/",
+                                rand(ALNUM, 12)), "url_credentials", "credential"),
+    ("redis_no_user", lambda: _in("REDIS_URL=rediss://:{v}@cache:6380/0", rand(ALNUM, 20)),
+     "url_credentials", "credential"),
+    ("amqp", lambda: _in("amqp://guest:{v}@rabbit:5672/vhost", rand(ALNUM, 10) + "!"),
+     "url_credentials", "credential"),
+    ("mysql_at_in_password", lambda: _in("mysql://root:{v}@localhost/db", "p@ss" + rand(ALNUM, 6)),
+     "url_credentials", "credential"),
+    ("sqlalchemy", lambda: _in("postgresql+psycopg2://u:{v}@h/d", rand(ALNUM, 14)),
+     "url_credentials", "credential"),
+    ("jdbc_param", lambda: _in("jdbc:mysql://db:3306/app?user=app&password={v}&ssl=true",
+                               rand(ALNUM, 14)), "jdbc_password", "credential"),
+    ("jdbc_sqlserver", lambda: _in("jdbc:sqlserver://db;user=sa;password={v};encrypt=true",
+                                   rand(ALNUM, 14)), "jdbc_password", "credential"),
+    ("jdbc_oracle", lambda: _in("jdbc:oracle:thin:scott/{v}@db:1521:ORCL", rand(ALNUM, 10)),
+     "jdbc_password", "credential"),
+    ("env_password", lambda: _in("DB_PASSWORD={v}", rand(ALNUM, 12)), "password_assignment",
+     "password"),
+    ("yaml_password", lambda: _in("database:\n  password: {v}\n  host: db", rand(ALNUM, 12)),
+     "password_assignment", "password"),
+    ("json_password", lambda: _in('{{"password": "{v}", "user": "bob"}}', rand(ALNUM, 12)),
+     "password_assignment_quoted", "password"),
+    ("toml_password_spaces", lambda: _in('password = "{v}"', "correct horse 42"),
+     "password_assignment_quoted", "password"),
+    ("ini_passwd", lambda: _in("[db]\npasswd = {v}\n", rand(ALNUM, 10)),
+     "password_assignment", "password"),
+    ("code_password", lambda: _in('connect(host="db", password="{v}")', rand(ALNUM, 10)),
+     "password_assignment_quoted", "password"),
+    ("cli_password_flag", lambda: _in("pg_dump --password={v} app", rand(ALNUM, 10)),
+     "password_assignment", "password"),
+    ("mysql_p", lambda: _in("mysql -u root -p{v} app", rand(ALNUM, 10)),
+     "cli_password", "password"),
+    ("curl_user", lambda: _in("curl -u admin:{v} https://api.internal/", rand(ALNUM, 10)),
+     "cli_password", "password"),
+    ("netrc", lambda: _in("machine api.example.org login bob password {v}", rand(ALNUM, 10)),
+     "netrc_password", "password"),
+    ("env_secret", lambda: _in("export APP_SECRET={v}", rand(ALNUM, 32)),
+     "secret_assignment", "secret"),
+    ("passwort_colon", lambda: _in("Passwort: {v}", "Sommer2024!"), "password_assignment",
+     "password"),
+    ("client_secret_yaml", lambda: _in("oauth:\n  client_secret: {v}\n", rand(URLSAFE, 34)),
+     "secret_assignment", "secret"),
+    ("api_key_camel", lambda: _in("const apiKey = '{v}';", rand(ALNUM, 32)),
+     "secret_assignment_quoted", "secret"),
+    ("token_prose", lambda: _in("the api key is {v}", rand(ALNUM, 24)),
+     "secret_assignment", "secret"),
+    ("basic_auth", lambda: _in("Authorization: Basic {v}",
+                               base64.b64encode(f"bob:{rand(ALNUM, 12)}".encode()).decode()),
+     "auth_header", "auth_header"),
+    ("bearer_opaque", lambda: _in("curl -H 'Authorization: Bearer {v}' https://x",
+                                  rand(ALNUM, 40)), "auth_header", "auth_header"),
+    ("api_key_header", lambda: _in("X-API-Key: {v}", rand(ALNUM, 32)), "auth_header",
+     "auth_header"),
+    ("cookie", lambda: _in("Cookie: theme=dark; sessionid={v}; lang=en", rand(HEX, 32)),
+     "session_cookie", "cookie"),
+    ("set_cookie", lambda: _in("Set-Cookie: __Host-session={v}; Path=/; Secure; HttpOnly",
+                               rand(URLSAFE, 40)), "session_cookie", "cookie"),
+    ("prose_en", lambda: _in("my password is {v}, don't share it", rand(ALNUM, 10)),
+     "password_in_prose", "password"),
+    ("prose_de", lambda: _in("Das Passwort lautet {v}", "Sommer2024!"), "password_in_prose",
+     "password"),
+    ("prose_fr", lambda: _in("Le mot de passe : {v}", rand(ALNUM, 10)),
+     "password_in_prose", "password"),
+    ("prose_es", lambda: _in("contraseña: {v}", rand(ALNUM, 10)), "password_in_prose",
+     "password"),
+    ("prose_pt", lambda: _in("A senha é {v}", rand(ALNUM, 10)), "password_in_prose",
+     "password"),
+    ("prose_ru", lambda: _in("пароль: {v}", rand(ALNUM, 10)), "password_in_prose", "password"),
+    ("prose_zh", lambda: _in("我的密码：{v}", rand(ALNUM, 10)), "password_in_prose", "password"),
+    ("prose_ja", lambda: _in("パスワード：{v}", rand(ALNUM, 10)), "password_in_prose",
+     "password"),
+    ("prose_nl", lambda: _in("wachtwoord: {v}", rand(ALNUM, 10)), "password_in_prose",
+     "password"),
+    ("prose_wifi", lambda: _in("The wifi password for the office is {v}", rand(ALNUM, 10)),
+     "password_in_prose", "password"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("build", "rule", "kind"), [c[1:] for c in POSITIVE],
+                         ids=[c[0] for c in POSITIVE])  # fmt: skip
+def test_detects(
+    redactor: Redactor, build: Callable[[], tuple[str, str]], rule: str, kind: str
+) -> None:
+    """Each detector finds its secret, exactly its span, and the marker replaces only that."""
+    text, value = build()
+    assert secret_findings(redactor, text) == [(rule, kind, value)]
+    if kind == "private_key":
+        with pytest.raises(BlockedError):
+            redacted(redactor, text)
+        return
+    assert redacted(redactor, text) == text.replace(value, f"[REDACTED:{kind}]", 1)
+
+
+def test_github_token_exact_output(redactor: Redactor) -> None:
+    """A GitHub token in a shell export becomes a typed marker, nothing else changes."""
+    text = f"export GITHUB_TOKEN={crc_token('ghp_')}"
+    assert redacted(redactor, text) == "export GITHUB_TOKEN=[REDACTED:api_key]"
+
+
+def test_github_token_bad_checksum_is_kept(redactor: Redactor) -> None:
+    """A ghp_ string whose CRC32 does not hold is not a GitHub token."""
+    token = crc_token("ghp_")
+    broken = token[:-1] + ("A" if token[-1] != "A" else "B")
+    assert secret_findings(redactor, f"see {broken} in the docs") == []
+
+
+def test_npm_token_bad_checksum_is_kept(redactor: Redactor) -> None:
+    """npm tokens share GitHub's CRC32 suffix; a wrong one is a look-alike."""
+    token = crc_token("npm_")
+    broken = token[:-1] + ("A" if token[-1] != "A" else "B")
+    assert secret_findings(redactor, broken) == []
+
+
+def test_age_key_bad_checksum_is_kept(redactor: Redactor) -> None:
+    """An AGE-SECRET-KEY string with a broken bech32 checksum is not a key."""
+    key = age_key()
+    broken = key[:-1] + ("Q" if key[-1] != "Q" else "P")
+    assert secret_findings(redactor, broken) == []
+
+
+def test_provider_token_outranks_assignment(redactor: Redactor) -> None:
+    """Where a generic assignment and a provider rule overlap, the provider rule wins."""
+    token = "sk_live_" + rand(ALNUM, 24)
+    text = f'api_key = "{token}"'
+    assert secret_findings(redactor, text) == [("stripe_key", "api_key", token)]
+    assert redacted(redactor, text) == 'api_key = "[REDACTED:api_key]"'
+
+
+def test_aws_credentials_csv(redactor: Redactor) -> None:
+    """The console's credentials CSV: the key id and the unlabeled secret after it both go."""
+    key_id, secret = "AKIA" + rand("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567", 16), rand(B64, 40)
+    text = f"Access key ID,Secret access key\n{key_id},{secret}\n"
+    assert secret_findings(redactor, text) == [
+        ("aws_access_key_id", "api_key", key_id),
+        ("aws_secret_near_key_id", "api_key", secret),
+    ]
+    assert redacted(redactor, text) == (
+        "Access key ID,Secret access key\n[REDACTED:api_key],[REDACTED:api_key]\n"
+    )
+
+
+def test_adjacent_tokens_are_each_found(redactor: Redactor) -> None:
+    """Two tokens one character apart are both found: no rule eats its neighbour's boundary."""
+    pairs = [
+        ("glpat-" + rand(URLSAFE, 20), "glpat-" + rand(URLSAFE, 20)),
+        (f"{rand(string.digits, 10)}:AA{rand(URLSAFE, 33)}",) * 2,
+        (discord_token(), discord_token()),
+        (f"{rand(ALNUM, 3)}8Q~{rand(ALNUM, 34)}", f"{rand(ALNUM, 3)}8Q~{rand(ALNUM, 34)}"),
+    ]
+    for first, second in pairs:
+        text = f"{first} {second}"
+        assert [v for _, _, v in secret_findings(redactor, text)] == [first, second]
+    text = f"run --password={rand(ALNUM, 12)} --token={rand(ALNUM, 24)}"
+    assert (
+        redacted(redactor, text) == "run --password=[REDACTED:password] --token=[REDACTED:secret]"
+    )
+
+
+def test_marker_is_not_a_key_name(redactor: Redactor) -> None:
+    """Redacting twice changes nothing: a marker's kind is never read as a key name."""
+    text = f"token {crc_token('ghp_')} :01234567"
+    once = redacted(redactor, text)
+    assert once == "token [REDACTED:api_key] :01234567"
+    assert redacted(redactor, once) == once
+
+
+def test_subscripted_key_name(redactor: Redactor) -> None:
+    """A key set through a subscript (Flask's app.config["SECRET_KEY"]) is an assignment."""
+    value = rand(ALNUM, 40) + "$)"
+    text = f'app.config["SECRET_KEY"] = "{value}"'
+    assert secret_findings(redactor, text) == [("secret_assignment_quoted", "secret", value)]
+
+
+def test_env_file(redactor: Redactor) -> None:
+    """A .env file with several secrets: each gets its kind; plain settings stay."""
+    gh, pw, sec = crc_token("ghp_"), rand(ALNUM, 14), rand(ALNUM, 32)
+    text = f"DEBUG=true\nPORT=8080\nGITHUB_TOKEN={gh}\nDB_PASSWORD={pw}\nAPP_SECRET={sec}\n"
+    assert redacted(redactor, text) == (
+        "DEBUG=true\nPORT=8080\nGITHUB_TOKEN=[REDACTED:api_key]\n"
+        "DB_PASSWORD=[REDACTED:password]\nAPP_SECRET=[REDACTED:secret]\n"
+    )
+
+
+def test_json_document(redactor: Redactor) -> None:
+    """Tokens embedded in JSON keep the quotes and the structure around them."""
+    key, slack = (
+        "AKIA" + rand("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567", 16),
+        (f"xoxb-{rand(string.digits, 12)}-{rand(string.digits, 13)}-{rand(ALNUM, 24)}"),
+    )
+    text = json.dumps({"aws": {"key_id": key}, "slack": slack, "region": "eu-west-1"})
+    assert json.loads(redacted(redactor, text)) == {
+        "aws": {"key_id": "[REDACTED:api_key]"},
+        "slack": "[REDACTED:api_key]",
+        "region": "eu-west-1",
+    }
+
+
+def test_shell_history_and_log(redactor: Redactor) -> None:
+    """Shell history and a log line: the secrets go, the commands and timestamps stay."""
+    pw, bearer = rand(ALNUM, 12), rand(ALNUM, 40)
+    text = (
+        f"  501  psql postgresql://app:{pw}@10.0.0.5/app\n"
+        f"2024-05-01T12:00:00Z INFO request id=42 headers={{'Authorization': 'Bearer {bearer}'}}\n"
+    )
+    assert redacted(redactor, text) == (
+        "  501  psql postgresql://app:[REDACTED:credential]@10.0.0.5/app\n"
+        "2024-05-01T12:00:00Z INFO request id=42 "
+        "headers={'Authorization': 'Bearer [REDACTED:auth_header]'}\n"
+    )
+
+
+@pytest.mark.parametrize(
+    "label",
+    ["PRIVATE KEY", "RSA PRIVATE KEY", "EC PRIVATE KEY", "OPENSSH PRIVATE KEY",
+     "ENCRYPTED PRIVATE KEY", "PGP PRIVATE KEY BLOCK"],
+)  # fmt: skip
+def test_pem_private_key_found(redactor: Redactor, label: str) -> None:
+    """Multi-line PEM and OpenSSH private keys are found whole, header to footer."""
+    key = pem(label)
+    text = f"Here is the deploy key:\n{key}\nThanks."
+    assert secret_findings(redactor, text) == [("private_key", "private_key", key)]
+
+
+def test_encrypted_pem_with_headers(redactor: Redactor) -> None:
+    """A legacy encrypted PEM key with Proc-Type and DEK-Info headers is found whole."""
+    body = "\n".join(rand(B64, 64) for _ in range(3))
+    key = (
+        "-----BEGIN RSA PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\n"
+        f"DEK-Info: AES-128-CBC,{rand(HEX, 32).upper()}\n\n{body}\n-----END RSA PRIVATE KEY-----"
+    )
+    assert secret_findings(redactor, key) == [("private_key", "private_key", key)]
+
+
+def test_truncated_pem_private_key_found(redactor: Redactor) -> None:
+    """A private key cut off before its footer is still a private key."""
+    text = "-----BEGIN OPENSSH PRIVATE KEY-----\n" + "\n".join(rand(B64, 70) for _ in range(3))
+    assert [f[0] for f in secret_findings(redactor, text)] == ["private_key"]
+
+
+def test_putty_private_key_found(redactor: Redactor) -> None:
+    """A PuTTY .ppk file is found from its first line to its MAC."""
+    key = (
+        "PuTTY-User-Key-File-3: ssh-ed25519\nEncryption: none\nComment: me\n"
+        f"Public-Lines: 2\n{rand(B64, 64)}\n{rand(B64, 4)}\nPrivate-Lines: 1\n{rand(B64, 44)}\n"
+        f"Private-MAC: {rand(HEX, 64)}"
+    )
+    assert secret_findings(redactor, key) == [("private_key", "private_key", key)]
+
+
+def test_service_account_json_found(redactor: Redactor) -> None:
+    """A GCP service-account file's JSON-escaped private_key is a private key."""
+    key = pem(newline="\\n")
+    text = (
+        '{"type": "service_account", "project_id": "p", "private_key_id": "'
+        + rand(HEX, 40)
+        + f'", "private_key": "{key}\\n", "client_email": "sa@p.iam.gserviceaccount.com"}}'
+    )
+    findings = secret_findings(redactor, text)
+    assert ("private_key", "private_key", key) in findings
+
+
+def test_private_key_blocks_the_write(redactor: Redactor) -> None:
+    """The default policy refuses a write that contains a private key."""
+    with pytest.raises(BlockedError):
+        redactor.apply(f"key:\n{pem()}\n", lambda k, v: "0123456789")
+    with pytest.raises(BlockedError):
+        redactor.apply(age_key(), lambda k, v: "0123456789")
+
+
+NEGATIVE = [
+    "commit 3f786850e387550fdab836ed7e6dc881de23001b fixed it",
+    "request 123e4567-e89b-12d3-a456-426614174000 failed",
+    "sha256: e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+    "md5 d41d8cd98f00b204e9800998ecf8427e",
+    "version 1.2.3-rc.4+build.567, released 2024-05-01T12:34:56Z",
+    "order #A-10023-77 and ticket JIRA-4521",
+    "api_key = YOUR_API_KEY",
+    "Authorization: Bearer <token>",
+    "OPENAI_API_KEY=sk-...xxxx",
+    "token: xxxxxxxxxxxxxxxxxxxxxxxx",
+    "password: ********",
+    "password = changeme",
+    "aws_access_key_id = AKIAIOSFODNN7EXAMPLE",
+    "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+    "stripe.api_key = 'sk_test_4eC39HqLyjWDarjtT1zdp7dc'",
+    "Stripe.setPublishableKey('pk_live_51HxYzAbCdEfGhIjKlMnOpQr')",
+    "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl me@host",
+    "-----BEGIN PUBLIC KEY-----\nMFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAE"
+    + "A" * 40
+    + "\n-----END PUBLIC KEY-----",
+    "age1ql3z7hjy54pw3hyww5ayyfg7zqgvc7w3j2elw8zmrj2kg5sfn9aqmcac8p",
+    "see https://docs.example.org/path?query=1#frag and postgres://db.internal:5432/app",
+    "postgres://user:password@localhost:5432/app",
+    "mysql://root:${MYSQL_ROOT_PASSWORD}@db/app",
+    "password = ${DB_PASSWORD}",
+    'password = os.environ["DB_PASSWORD"]',
+    "token = os.getenv('GITHUB_TOKEN')",
+    "password=password",
+    "self.password = args.password",
+    "password: [REDACTED:password]",
+    "api_key: [REDACTED:api_key]",
+    'headers = {"Authorization": f"Bearer {token}"}',
+    'curl -H "Authorization: Bearer $GITHUB_TOKEN" https://api.github.com',
+    "The password is incorrect, please try again.",
+    "Reset your password: open Settings",
+    "Twilio account AC" + "0123456789abcdef" * 2 + " sent the message",
+    "the -----BEGIN PRIVATE KEY----- line starts a PKCS#8 file",
+    "token_type: bearer, expires_in: 3600",
+    "next_step: run `make test`, secret sauce: patience",
+    "Cookie: theme=dark; lang=en-GB",
+    "pass: true",
+]
+
+
+@pytest.mark.parametrize("text", NEGATIVE)
+def test_look_alikes_are_kept(redactor: Redactor, text: str) -> None:
+    """Hashes, ids, placeholders, examples, public keys and references are not secrets."""
+    assert secret_findings(redactor, text) == []
+    assert redacted(redactor, text) == text
+
+
+def test_random_look_alikes_are_kept(redactor: Redactor) -> None:
+    """Freshly random git SHAs, UUIDs and digests in a note are left alone."""
+    text = (
+        f"merged {secrets.token_hex(20)} into main; trace {secrets.token_hex(16)}; "
+        f"digest sha256:{secrets.token_hex(32)}; id {rand(HEX, 8)}-{rand(HEX, 4)}-4{rand(HEX, 3)}"
+        f"-a{rand(HEX, 3)}-{rand(HEX, 12)}"
+    )
+    assert secret_findings(redactor, text) == []
+
+
+def test_every_secret_rule_compiles_in_re2() -> None:
+    """Every secret rule is valid RE2 on its own, with lower-case keywords."""
+    options = re2.Options()
+    options.log_errors = False
+    for rule in RULES:
+        re2.compile(rule.pattern, options)
+        assert rule.category == "secret"
+        assert all(k == k.lower() and k for k in rule.keywords), rule.name
+
+
+def test_every_rule_is_cheap_to_skip() -> None:
+    """Every rule has keywords or starts with a literal, so a plain note costs one set pass."""
+    bare = {r.name for r in RULES if not r.keywords}
+    assert bare <= {
+        "discord_bot_token",
+        "telegram_bot_token",
+        "twilio_api_key",
+        "aws_access_key_id",
+    }
+
+
+def test_adversarial_megabyte(redactor: Redactor) -> None:
+    """A 1 MB run of near-matches for every rule is scanned, and a real token after it found."""
+    runs = [
+        "ghp_" + "a" * 35 + " ",
+        "github_pat_" + "A" * 80 + " ",
+        "-----BEGIN PRIVATE KEY-----\n" + "A" * 39 + " ",
+        "-----BEGIN RSA PRIVATE KEY-----",
+        "PuTTY-User-Key-File-3: x\n",
+        "AGE-SECRET-KEY-1" + "Q" * 57 + " ",
+        "password=",
+        "password: ",
+        "passwort: ",
+        "secret_token=",
+        "xoxb-",
+        "xoxb-1-",
+        "eyJ",
+        "eyJhbGciOi." * 3,
+        "postgres://u:",
+        "mysql://a:b",
+        "jdbc:mysql://h?password",
+        "Authorization: Bearer ",
+        "Cookie: session=",
+        "sig=" + "A" * 42,
+        "AKIA" + "A" * 15 + " ",
+        "sk-ant-api03-",
+        "sk-proj-",
+        "sk-" + "a" * 20 + "T3BlbkFJ",
+        "AIza" + "a" * 34 + " ",
+        "12345678:A" + "a" * 33 + " ",
+        "MTIz" + "a" * 20 + "." + "b" * 6 + ".",
+        "SG." + "a" * 22 + ".",
+        "hvs.",
+        "x" * 14 + ".atlasv1.",
+        "https://hooks.slack.com/services/T",
+        "machine h login u password",
+        "curl -u a:",
+        "mysql -p",
+        "aws_secret_access_key=" + "A" * 39 + " ",
+        "aws " + "Ab1/" * 9 + "Ab1 ",
+        "IQoJb3JpZ2lu" + "A" * 99 + " ",
+        "AccountKey=",
+        "abc8Q~" + "a" * 30 + " ",
+        "我的密码：",
+    ]
+    parts, size = [], 0
+    while size < 1 << 20:
+        for run in runs:
+            chunk = run * 50
+            parts.append(chunk)
+            size += len(chunk)
+    token = crc_token("ghp_")
+    text = "".join(parts) + f"\nexport GITHUB_TOKEN={token}\n"
+    findings = redactor.scan(text)
+    assert any(text[f.start : f.end] == token for f in findings)
+    for run in runs:
+        redactor.scan(run * ((1 << 16) // len(run)))
