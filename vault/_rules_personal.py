@@ -78,7 +78,8 @@ _IP = (
 # --- dates of birth ------------------------------------------------------------------------
 
 _DOB_CUE = (
-    r"(?i:\bd\.? ?o\.? ?b\b\.?|date of birth|birth ?date|birthday|\bborn(?: on)?\b"
+    r"(?i:\bd\.? ?o\.? ?b\b\.?|date of birth|birth ?date|birthday|\bborn(?: on)?\b|\bb\. "
+    r"|cumpleaños|anniversaire|naissance|\bnac\."
     r"|geburtsdatum|geburtstag|geboren(?: am)?|\bgeb\.|date de naissance|n[ée]e? le"
     r"|fecha de nacimiento|nacid[oa] el|naci[óo] el|data di nascita|nat[oa] il"
     r"|geboortedatum|data de nascimento|nascid[oa] em|data urodzenia|doğum tarihi"
