@@ -105,6 +105,13 @@ def _literal(value: str) -> bool:
     return not _placeholder(value.strip())
 
 
+def _mixed(value: str) -> bool:
+    """A literal that mixes letters with digits or symbols, as passwords do and words do not."""
+    return (
+        _bare(value) and any(ch.isalpha() for ch in value) and any(not ch.isalpha() for ch in value)
+    )
+
+
 def _bare(value: str) -> bool:
     """An unquoted value: a literal secret, not a variable, call or attribute path.
 
@@ -770,6 +777,24 @@ RULES: tuple[Rule, ...] = (
         validator=_bare,
         priority=8,
         min_entropy=1.5,
+    ),
+    _token(
+        "password_in_prose_bare",
+        r"(?i)"
+        + _PROSE_WORD
+        + r"(?:[ \t]+(?:is|was|ist|lautet|est|es|é|è|jest|är|er|это))?(?:[ \t]*\r?\n[ \t]*|[ \t]+)"
+        r"[\"'“„«「]?(?P<value>[^\s\"'”“«»„」：，。、]{5,63}[^\s\"'”“«»„」：，。、.,;:])"
+        r"(?:[\s\"'”»」：，。、]|[.,;:](?:\s|$)|$)",
+        (
+            "pass|wort|mot de passe|contrase|senha|wachtwoord|has|parola|senord|kode|"
+            "passord|salasana|heslo|jelsz|ifre|пароль|密码|密碼|口令|パスワード|비밀번호|암호|पासवर्ड"
+        ),
+        "passwords right after the word, or on the next line ('Passwort velvet-orbit21', "
+        "'the password is\\nParis1981#'): only values mixing letters with digits or symbols",
+        kind="password",
+        validator=_mixed,
+        priority=7,
+        min_entropy=2.8,
     ),
     _token(
         "stdin_password",
