@@ -248,7 +248,8 @@ _SUBJECT = (
 _PASSPORT_WORDS = (
     *(f"passport{end}" for end in _CUE_ENDS),
     "passports", "pasaporte", "passeport", "passaporte", "passaporto", "reisepass",
-    "паспорт", "护照", "旅券", "パスポート", "पासपोर्ट",
+    "паспорт", "护照", "旅券", "パスポート", "पासपोर्ट", "passnummer", "pass-nr", "travel document",
+    "document de voyage", "documento de viaje", "n° de passeport",
 )  # fmt: skip
 
 RULES: tuple[Rule, ...] = (

@@ -797,6 +797,33 @@ RULES: tuple[Rule, ...] = (
         min_entropy=2.8,
     ),
     _token(
+        "secret_in_prose_bare",
+        r"(?i)(?:\b(?:secret|secreto|segredo|geheimnis|chiave segreta|cl[ée] secr[èe]te"
+        r"|secret client|client secret)|секрет|密钥|秘钥|秘密鍵|シークレット|सीक्रेट|비밀 키)"
+        r"(?:[ \t]+(?:is|was|ist|lautet|est|es|é|è|это))?(?:[ \t]*\r?\n[ \t]*|[ \t]+)"
+        r"[\"'“„«「(]?(?P<value>[^\s\"'”“«»„」：，。、]{15,199}[^\s\"'”“«»„」：，。、.,;:?)])",
+        "secret|secreto|segredo|geheimnis|segreta|secr|секрет|密钥|秘钥|秘密鍵|シークレット|सीक्रेट|비밀",
+        "secrets right after the word or on the next line ('Secret lautet\\nX'): only long "
+        "values mixing letters with digits or symbols",
+        kind="secret",
+        validator=_mixed,
+        priority=7,
+        min_entropy=3.5,
+    ),
+    _token(
+        "k8s_secret_data",
+        r"(?m)^[ \t]+[A-Za-z0-9_.\-]{1,253}:[ \t]+[\"']?"
+        r"(?P<value>[A-Za-z0-9+/]{8,}={0,2})[\"']?[ \t]*\r?$",
+        "kind: secret|type: opaque|kubernetes.io/",
+        "values under data: in Kubernetes Secret manifests, which are secrets in base64",
+        kind="secret",
+        validator=_literal,
+        priority=6,
+        min_entropy=2.5,
+        context="kind: secret|type: opaque|type: kubernetes.io/",
+        window=4096,
+    ),
+    _token(
         "stdin_password",
         r"(?i)\b(?:echo|printf)[ \t]+(?:-[a-z]+[ \t]+)?[\"']?(?P<value>[^\s\"'|]{3,})[\"']?[ \t]*\|"
         r"[ \t]*(?:sudo[ \t]+)?(?:docker|podman|helm|oras|skopeo|buildah|nerdctl)[ \t]+"
