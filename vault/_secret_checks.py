@@ -1,0 +1,282 @@
+"""Shared pieces of the secret rules: placeholders, value checks and pattern parts.
+
+The rules in :mod:`vault._rules_tokens` and :mod:`vault._rules_secrets` are
+data; what they have in common (which values are placeholders rather than
+secrets, checksum validators, the rule factory, pattern fragments) lives here.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import re
+from collections.abc import Callable
+
+from . import _validators as v
+from ._rules import Rule
+
+# Documented example values: printed in vendor documentation, never live.
+_EXAMPLES = frozenset(
+    {
+        "AKIAIOSFODNN7EXAMPLE",
+        "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+        "sk_test_4eC39HqLyjWDarjtT1zdp7dc",
+        "sk_test_BQokikJOvBiI2HlWgH4olfQ2",
+        "rk_test_4eC39HqLyjWDarjtT1zdp7dc",
+        "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6Ikpv"
+        "aG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c",
+    }
+)
+
+# Values that stand in for a secret rather than being one (compared lower-cased).
+_DUMMIES = frozenset(
+    {
+        "password", "passwd", "pass", "pwd", "passphrase", "secret", "secrets", "token",
+        "changeme", "change_me", "change-me", "changeit", "letmein?", "apikey", "api_key",
+        "api-key", "key", "none", "null", "nil", "undefined", "true", "false", "yes", "no",
+        "on", "off", "empty", "blank", "required", "optional", "string", "str", "bytes",
+        "redacted", "hidden", "masked", "removed", "omitted", "example", "sample", "dummy",
+        "placeholder", "test", "default", "unset", "todo", "tbd", "fixme", "secret_key",
+        "access_token", "auth_token", "client_secret", "mypassword", "my_password",
+        "yourpassword", "your_password", "your-password", "yoursecret", "your_secret",
+        "yourtoken", "your_token", "your-token", "yourapikey", "your_api_key", "your-api-key",
+        "user:password", "username:password", "user:pass",
+    }
+)  # fmt: skip
+
+_DUMMY_PREFIXES = (
+    "your", "my_", "my-", "<", "insert", "replace", "enter_", "enter-", "put_", "put-",
+    "example", "sample", "dummy", "fake", "placeholder", "redacted", "xxxx",
+)  # fmt: skip
+_DUMMY_PARTS = (
+    "...", "\u2026", "xxxx", "****", "example", "placeholder", "changeme", "not-a-real",
+    "notareal", "redacted", "{{", "}}", "%(", "%s", "os.environ", "getenv", "process.env",
+    "environ[", "env(", "env[", "env.", "secrets.", "vault(", "ssm:", "secretsmanager",
+    "keyvault", "!ref", "!sub", "!vault", "lookup(", "var.", "input(", "getpass",
+)  # fmt: skip
+
+_DUMMY_PART = re.compile("|".join(re.escape(part) for part in _DUMMY_PARTS))
+_MASK = re.compile(r"[xX*#•._\-0]+")
+_DOTTED = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+(?:[(\[].*)?")
+_CALL = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*[(\[].*")
+_IDENTIFIER = re.compile(r"[a-z_]+|[A-Z_]+")
+_SHELL_VAR = re.compile(r"\$(?:[{(]|[A-Za-z_][A-Za-z0-9_]*$)|%[A-Za-z_][A-Za-z0-9_]*%")
+
+
+def _placeholder(value: str) -> bool:
+    """Templates, references, masks, dummies and documented examples."""
+    if value in _EXAMPLES:
+        return True
+    low = value.lower()
+    if low in _DUMMIES or len(set(low)) <= 2 or _MASK.fullmatch(value):
+        return True
+    if low.startswith(_DUMMY_PREFIXES) or _DUMMY_PART.search(low):
+        return True
+    return bool(_SHELL_VAR.match(value)) or value[0] in "{[&*|>"
+
+
+def _real(value: str) -> bool:
+    """Any provider token that is not a placeholder or documented example."""
+    return not _placeholder(value)
+
+
+def _literal(value: str) -> bool:
+    """A quoted literal: anything but a placeholder, template or reference."""
+    return not _placeholder(value.strip())
+
+
+def _mixed(value: str) -> bool:
+    """A literal that mixes letters with digits or symbols, as passwords do and words do not."""
+    return (
+        _bare(value) and any(ch.isalpha() for ch in value) and any(not ch.isalpha() for ch in value)
+    )
+
+
+def _bare(value: str) -> bool:
+    """An unquoted value: a literal secret, not a variable, call or attribute path.
+
+    In code ``password=password`` passes a variable; in ``.env`` ``PASSWORD=hunter2``
+    is the secret. A value with a digit or a symbol, or a long mixed-case run, reads as
+    a literal; a bare identifier or dotted path reads as code.
+    """
+    if _placeholder(value) or _DOTTED.fullmatch(value) or _CALL.fullmatch(value):
+        return False
+    if _IDENTIFIER.fullmatch(value):
+        return False
+    has_digit = any(ch.isdigit() for ch in value)
+    has_symbol = any(not ch.isalnum() and ch != "_" for ch in value)
+    mixed = any(ch.isupper() for ch in value[1:]) and any(ch.islower() for ch in value)
+    return has_digit or has_symbol or (mixed and len(value) >= 8)
+
+
+def _random(value: str) -> bool:
+    """A machine-made key: letters and digits mixed, not hex only, not a dummy."""
+    if _placeholder(value):
+        return False
+    has_digit = any(ch.isdigit() for ch in value)
+    has_upper = any(ch.isupper() for ch in value)
+    has_lower = any(ch.islower() for ch in value)
+    return has_digit and has_upper and has_lower
+
+
+def _mixed_case(value: str) -> bool:
+    """Letters of both cases (Hugging Face tokens are mixed-case letters)."""
+    return _real(value) and any(c.isupper() for c in value) and any(c.islower() for c in value)
+
+
+def _has_digits(value: str, count: int = 4) -> bool:
+    return sum(ch.isdigit() for ch in value) >= count
+
+
+def _slack(value: str) -> bool:
+    """Slack tokens carry numeric team and user ids; prose words with dashes do not."""
+    return _real(value) and _has_digits(value)
+
+
+def _aws_key_id(value: str) -> bool:
+    return _real(value) and not value.endswith("EXAMPLE")
+
+
+def _github(value: str) -> bool:
+    """GitHub and npm tokens end in a base62 CRC32 of their random part."""
+    return v.github_token(value) and _real(value)
+
+
+def _b64decode(segment: str) -> bytes | None:
+    try:
+        return base64.urlsafe_b64decode(segment + "=" * (-len(segment) % 4))
+    except (binascii.Error, ValueError):
+        return None
+
+
+def _jwt(value: str) -> bool:
+    """A JWS (3 parts) or JWE (5 parts) whose header is a JSON object naming its algorithm."""
+    if value in _EXAMPLES:
+        return False
+    parts = value.split(".")
+    if len(parts) not in (3, 5) or (len(parts) == 3 and not parts[1]):
+        return False
+    raw = _b64decode(parts[0])
+    if raw is None:
+        return False
+    try:
+        header = json.loads(raw)
+    except (ValueError, UnicodeDecodeError):
+        return False
+    return isinstance(header, dict) and ("alg" in header or "enc" in header)
+
+
+def _discord(value: str) -> bool:
+    """A Discord bot token's first part is the bot's numeric id, base64-encoded."""
+    raw = _b64decode(value.split(".", 1)[0])
+    return raw is not None and raw.isdigit() and 17 <= len(raw) <= 20
+
+
+_BECH32 = "qpzry9x8gf2tvdw0s3jn54khce6mua7l"
+_BECH32_GEN = (0x3B6A57B2, 0x26508E6D, 0x1EA119FA, 0x3D4233DD, 0x2A1462B3)
+
+
+def _bech32(value: str) -> bool:
+    """BIP 173 checksum (bech32 or bech32m), as age encodes its keys."""
+    text = value.lower()
+    hrp, sep, data = text.rpartition("1")
+    if not sep or not hrp or len(data) < 6 or any(ch not in _BECH32 for ch in data):
+        return False
+    check = 1
+    values = [ord(c) >> 5 for c in hrp] + [0] + [ord(c) & 31 for c in hrp]
+    for item in values + [_BECH32.index(ch) for ch in data]:
+        top = check >> 25
+        check = (check & 0x1FFFFFF) << 5 ^ item
+        for i, gen in enumerate(_BECH32_GEN):
+            if top >> i & 1:
+                check ^= gen
+    return check in (1, 0x2BC830A3)
+
+
+def _private_key(value: str) -> bool:
+    """age identities must carry a valid checksum; PEM, PuTTY and OpenSSH keys always count."""
+    if value.startswith("AGE-SECRET-KEY-"):
+        return _bech32(value)
+    return True
+
+
+def _token(
+    name: str,
+    pattern: str,
+    keywords: str,
+    description: str,
+    *,
+    kind: str = "api_key",
+    validator: Callable[[str], bool] = _real,
+    priority: int = 40,
+    min_entropy: float = 3.0,
+    context: str = "",
+    window: int = 48,
+) -> Rule:
+    """A provider token: specific, so it outranks the generic assignment rules.
+
+    ``keywords`` and ``context`` are ``|``-separated strings, so long lists stay short.
+    """
+    return Rule(
+        name=name,
+        kind=kind,
+        category="secret",
+        pattern=pattern,
+        keywords=tuple(keywords.split("|")) if keywords else (),
+        validator=validator,
+        context=tuple(context.split("|")) if context else (),
+        window=window,
+        min_entropy=min_entropy,
+        priority=priority,
+        description=description,
+    )
+
+
+# Characters after which a token may start, and after which it must have ended.
+_END = r"(?:[^A-Za-z0-9_-]|$)"
+_ASSIGN = r"(?:[\"']\]?)?[ \t]*(?:=|:=|=>|:)[ \t]*[\"']?"
+
+_PEM = r"-{4,5} ?BEGIN[ A-Z0-9]*PRIVATE KEY(?: BLOCK)? ?-{4,5}"
+_PEM_END = r"-{4,5} ?END[ A-Z0-9]*PRIVATE KEY(?: BLOCK)? ?-{4,5}"
+
+_PW_NAMES = (
+    r"(?:[a-z0-9_.-]*(?:password|passwd|passwort|passphrase|pwd|pswd)"
+    r"|(?:[a-z0-9]+[_.-])*(?:pass|passcode))"
+)
+_CREDENTIAL_NAMES = (
+    r"(?:[a-z0-9]+[_.-])*(?:"
+    r"[a-z0-9]*secret(?:[_. -]?(?:key|token|access[_.-]?key))?"
+    r"|[a-z0-9]*api[_. -]?(?:key|token|secret)"
+    r"|(?:access|auth|private|signing|encryption|master|consumer|license|service|account"
+    r"|admin|app|client|deploy|webhook|write|session|subscription|ingest|fernet|hmac|jwt"
+    r"|cookie|django|flask|rails|laravel|app[_.-]?encryption)[_. -]?key"
+    r"|(?:access|auth|refresh|bearer|session|bot|oauth|personal[_.-]?access|private|security"
+    r"|client|deploy|registration|runner|webhook|service|admin|app|user|master|csrf|xsrf"
+    r"|github|gitlab|slack|npm|vault|discord|telegram)?[_. -]?token"
+    r"|credentials?)"
+)
+# A bare value: no spaces or quotes; ``;`` ends it (connection strings), and so does
+# ``&`` where a query parameter (``&name=``) follows, but not where the password
+# itself contains one; a single trailing comma, colon or full stop belongs to the
+# sentence (``sk-ant-...`` is an elided placeholder, not ``sk-ant-`` and a full stop).
+# Brackets stay in: generated keys contain them.
+_BARE = (
+    r"(?P<value>[^\s\"'`;&<]*[^\s\"'`;&<,.:](?:&+(?:[A-Za-z0-9_.-]*[^\s\"'`;&<=A-Za-z0-9_.-]"
+    r"[^\s\"'`;&<]*|[A-Za-z0-9_.-]*))*)"
+    r"(?:[\s\"'`;<]|[,.:](?:[\s\"'`)\]}]|$)|&+[A-Za-z0-9_.-]+=|$)"
+)
+_QUOTED = r"[rbuf]?[\"'](?P<value>[^\"'\r\n]{1,200})[\"']"
+
+_PROSE_WORD = (
+    r"(?:\b(?:passwords?|passwort|kennwort|mot de passe|contrase[ñn]a|senha|palavra-passe"
+    r"|wachtwoord|has[lł]o|parola|l[öo]senord|adgangskode|passord|salasana|heslo|jelsz[óo]"
+    r"|[şs]ifre|passcode|passphrase)|пароль|密码|密碼|口令|パスワード|비밀번호|암호|पासवर्ड)"
+)
+_PROSE_LINK = (
+    r"(?:[ \t]+(?:for|to|of|on|für|pour|para|per|voor|de|du|del|da|do|dla|для|от)"
+    r"[ \t]+[^\s:：=]{1,40}(?:[ \t]+[^\s:：=]{1,40})?)?"
+    r"(?:[ \t]*[:：=][ \t]*|[ \t]*[-–—][ \t]+|[^\r\n:：=]{0,40}[:：][ \t]*\r?\n[ \t]*"
+    r"|[ \t]+(?:is|was|is now|ist|lautet|est|es|é|è|jest|är|er|on|это)(?:[ \t]*:)?[ \t]+"
+    r"|[ \t]*(?:是|为|為|は|는|은)[ \t]*[:：]?[ \t]*)"
+)
