@@ -10,6 +10,7 @@ own; the ``value`` group is what is replaced, never the cue in front of it.
 
 from __future__ import annotations
 
+from . import _id_checks as ids
 from . import _validators as v
 from ._rules import Rule
 
@@ -359,7 +360,7 @@ RULES: tuple[Rule, ...] = (
         keywords=_PASSPORT_WORDS,
         context=_PASSPORT_WORDS,
         window=24,
-        validator=v.passport_number,
+        validator=ids.passport_number,
         priority=16,
         description="passport numbers (US 9 digits, and other countries' shapes) next to the "
         "word 'passport' in several languages",
@@ -369,7 +370,7 @@ RULES: tuple[Rule, ...] = (
         kind="national_id",
         category="personal",
         pattern=r"\b(?P<value>[A-Z]{2}(?: ?\d{2}){3} ?[A-D])\b",
-        validator=v.uk_nino,
+        validator=ids.uk_nino,
         priority=16,
         description="UK National Insurance numbers (with HMRC's excluded prefixes)",
     ),
@@ -413,7 +414,7 @@ RULES: tuple[Rule, ...] = (
         pattern=r"\b(?P<value>[CFGHJKLMNPRTVWXYZ][0-9CFGHJKLMNPRTVWXYZ]{8}\d?)\b",
         keywords=("ausweis", "id card", "identity card", "id-karte"),
         context=("ausweis", "id card", "identity card", "id-karte"),
-        validator=v.de_id_card,
+        validator=ids.de_id_card,
         priority=16,
         description="German identity card numbers next to 'Personalausweis' (ICAO check digit)",
     ),
@@ -424,7 +425,7 @@ RULES: tuple[Rule, ...] = (
         pattern=r"\b(?P<value>\d{11}|\d{2} \d{3} \d{3} \d{3})\b",
         keywords=("steuer", "tax id", "idnr", "identifikationsnummer"),
         context=("steuer", "tax id", "idnr", "identifikationsnummer"),
-        validator=v.de_tax_id,
+        validator=ids.de_tax_id,
         priority=16,
         description="German tax identification numbers (Steuer-ID, ISO 7064 check digit)",
     ),
@@ -433,7 +434,7 @@ RULES: tuple[Rule, ...] = (
         kind="national_id",
         category="personal",
         pattern=(r"\b(?P<value>[1278] ?\d{2} ?\d{2} ?(?:\d{2}|2[AB]) ?\d{3} ?\d{3} ?\d{2})\b"),
-        validator=v.fr_nir,
+        validator=ids.fr_nir,
         priority=16,
         description="French social security (INSEE/NIR) numbers with their key",
     ),
@@ -445,7 +446,7 @@ RULES: tuple[Rule, ...] = (
         keywords=("dni", "nie", "nif", "d.n.i", "documento", "identidad"),
         context=("dni", "nie", "nif", "d.n.i", "documento", "identidad"),
         window=64,
-        validator=v.es_dni,
+        validator=ids.es_dni,
         priority=16,
         description="Spanish DNI/NIF and NIE numbers (mod-23 letter) next to 'DNI', 'NIE', 'NIF'",
     ),
@@ -457,7 +458,7 @@ RULES: tuple[Rule, ...] = (
             r"\b(?P<value>[A-Z]{6}[0-9LMNPQRSTUV]{2}[ABCDEHLMPRST][0-9LMNPQRSTUV]{2}[A-Z]"
             r"[0-9LMNPQRSTUV]{3}[A-Z])\b"
         ),
-        validator=v.it_codice_fiscale,
+        validator=ids.it_codice_fiscale,
         priority=16,
         description="Italian codice fiscale (check letter)",
     ),
@@ -468,7 +469,7 @@ RULES: tuple[Rule, ...] = (
         pattern=r"\b(?P<value>\d{9}|\d{4}\.\d{2}\.\d{3}|\d{3}[ .]\d{3}[ .]\d{3})\b",
         keywords=("bsn", "burgerservicenummer", "sofinummer", "sofi-nummer"),
         context=("bsn", "burgerservicenummer", "sofinummer", "sofi-nummer"),
-        validator=v.nl_bsn,
+        validator=ids.nl_bsn,
         priority=16,
         description="Dutch citizen service numbers (BSN, eleven-test) next to 'BSN'",
     ),
@@ -479,7 +480,7 @@ RULES: tuple[Rule, ...] = (
         pattern=r"\b(?P<value>\d{3}\.\d{3}\.\d{3}-\d{2}|\d{11})\b",
         keywords=("cpf",),
         context=("cpf",),
-        validator=v.br_cpf,
+        validator=ids.br_cpf,
         priority=16,
         description="Brazilian CPF numbers (two check digits) next to 'CPF'",
     ),
@@ -488,7 +489,7 @@ RULES: tuple[Rule, ...] = (
         kind="national_id",
         category="personal",
         pattern=r"\b(?P<value>\d{3}-\d{3}-\d{3}[ \-]\d{2})\b",
-        validator=v.ru_snils,
+        validator=ids.ru_snils,
         priority=16,
         description="Russian SNILS numbers (checksum)",
     ),
@@ -497,7 +498,7 @@ RULES: tuple[Rule, ...] = (
         kind="national_id",
         category="personal",
         pattern=r"\b(?P<value>[1-9]\d{5}(?:19|20)\d{2}[01]\d[0-3]\d{4}[\dXx])\b",
-        validator=v.cn_resident_id,
+        validator=ids.cn_resident_id,
         priority=17,
         description="Chinese resident identity numbers (ISO 7064 check character)",
     ),
@@ -508,7 +509,7 @@ RULES: tuple[Rule, ...] = (
         pattern=r"\b(?P<value>\d{12}|\d{4} \d{4} \d{4})\b",
         keywords=("マイナンバー", "個人番号", "my number"),
         context=("マイナンバー", "個人番号", "my number"),
-        validator=v.jp_my_number,
+        validator=ids.jp_my_number,
         priority=17,
         description="Japanese My Number (individual number) next to 'マイナンバー'",
     ),

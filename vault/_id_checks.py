@@ -1,0 +1,158 @@
+"""Check digits of national identifiers and passports.
+
+Each validator takes the matched value and returns True if it is plausibly
+real; :mod:`vault._validators` registers them by name for policies.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+
+def digits(value: str) -> str:
+    return "".join(ch for ch in value if ch.isdigit())
+
+
+def uk_nino(value: str) -> bool:
+    """UK National Insurance number: the prefixes HMRC never issues are excluded."""
+    compact = value.replace(" ", "").upper()
+    if len(compact) != 9 or compact[-1] not in "ABCD" or not compact[2:8].isdigit():
+        return False
+    first, second = compact[0], compact[1]
+    return (
+        first not in "DFIQUV"
+        and second not in "DFIOQUV"
+        and compact[:2] not in ("BG", "GB", "KN", "NK", "NT", "TN", "ZZ")
+    )
+
+
+_DNI_LETTERS = "TRWAGMYFPDXBNJZSQVHLCKE"
+
+
+def es_dni(value: str) -> bool:
+    """Spanish DNI (8 digits and a letter) or NIE (X/Y/Z, 7 digits, letter): mod-23 letter."""
+    compact = value.replace("-", "").replace(" ", "").upper()
+    if compact[:1] in ("X", "Y", "Z"):
+        compact = str("XYZ".index(compact[0])) + compact[1:]
+    if len(compact) != 9 or not compact[:8].isdigit():
+        return False
+    return _DNI_LETTERS[int(compact[:8]) % 23] == compact[8]
+
+
+_CF_ODD = dict(zip("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ", [
+    1, 0, 5, 7, 9, 13, 15, 17, 19, 21, 1, 0, 5, 7, 9, 13, 15, 17, 19, 21, 2, 4, 18, 20, 11, 3,
+    6, 8, 12, 14, 16, 10, 22, 25, 24, 23,
+], strict=True))  # fmt: skip
+
+
+def it_codice_fiscale(value: str) -> bool:
+    """Italian codice fiscale: 16 characters, the last a check letter over the first 15."""
+    code = value.upper()
+    if len(code) != 16 or not code.isalnum():
+        return False
+    total = 0
+    for i, ch in enumerate(code[:15]):
+        total += _CF_ODD[ch] if i % 2 == 0 else (int(ch) if ch.isdigit() else ord(ch) - 65)
+    return chr(65 + total % 26) == code[15]
+
+
+def nl_bsn(value: str) -> bool:
+    """Dutch BSN: 9 digits passing the eleven-test (weights 9..2, and -1 for the last)."""
+    number = digits(value)
+    if len(number) != 9 or number == "000000000":
+        return False
+    total = sum(int(d) * w for d, w in zip(number, (9, 8, 7, 6, 5, 4, 3, 2, -1), strict=True))
+    return total % 11 == 0
+
+
+def fr_nir(value: str) -> bool:
+    """French NIR (INSEE number): 13 characters and a key of 97 - (number mod 97)."""
+    compact = value.replace(" ", "").upper()
+    if len(compact) != 15 or compact[0] not in "1278":
+        return False
+    body = compact[:13].replace("2A", "19").replace("2B", "18")
+    if not body.isdigit() or not compact[13:].isdigit():
+        return False
+    return 97 - int(body) % 97 == int(compact[13:])
+
+
+def _icao_digit(chars: str) -> int:
+    total = 0
+    for i, ch in enumerate(chars):
+        total += (int(ch) if ch.isdigit() else ord(ch) - 55) * (7, 3, 1)[i % 3]
+    return total % 10
+
+
+def de_id_card(value: str) -> bool:
+    """German identity card or passport number; a tenth character is its ICAO check digit."""
+    code = value.upper()
+    if len(code) == 10:
+        return code[9].isdigit() and _icao_digit(code[:9]) == int(code[9])
+    return len(code) == 9 and sum(ch.isdigit() for ch in code) >= 3
+
+
+def de_tax_id(value: str) -> bool:
+    """German Steuer-ID: 11 digits, ISO 7064 MOD 11,10 check, one digit repeated in the first 10."""
+    number = digits(value)
+    if len(number) != 11 or number[0] == "0":
+        return False
+    counts = Counter(number[:10])
+    if max(counts.values()) > 3 or len(counts) < 8:
+        return False
+    product = 10
+    for ch in number[:10]:
+        total = (int(ch) + product) % 10 or 10
+        product = total * 2 % 11
+    return (11 - product) % 10 == int(number[10])
+
+
+def br_cpf(value: str) -> bool:
+    """Brazilian CPF: 11 digits, two mod-11 check digits."""
+    number = [int(d) for d in digits(value)]
+    if len(number) != 11 or len(set(number)) == 1:
+        return False
+    for size in (9, 10):
+        total = sum(d * w for d, w in zip(number[:size], range(size + 1, 1, -1), strict=True))
+        if total * 10 % 11 % 10 != number[size]:
+            return False
+    return True
+
+
+def ru_snils(value: str) -> bool:
+    """Russian SNILS: 9 digits and a 2-digit checksum (weights 9..1, mod 101)."""
+    number = digits(value)
+    if len(number) != 11:
+        return False
+    total = sum(int(d) * w for d, w in zip(number[:9], range(9, 0, -1), strict=True))
+    check = total % 101 % 100
+    return check == int(number[9:])
+
+
+def cn_resident_id(value: str) -> bool:
+    """Chinese resident identity number: 17 digits, ISO 7064 MOD 11-2 check character."""
+    code = value.upper()
+    if len(code) != 18 or not code[:17].isdigit():
+        return False
+    weights = (7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2)
+    total = sum(int(d) * w for d, w in zip(code[:17], weights, strict=True))
+    month, day = int(code[10:12]), int(code[12:14])
+    return 1 <= month <= 12 and 1 <= day <= 31 and "10X98765432"[total % 11] == code[17]
+
+
+def jp_my_number(value: str) -> bool:
+    """Japanese My Number: 11 digits and a mod-11 check digit."""
+    number = digits(value)
+    if len(number) != 12:
+        return False
+    total = 0
+    for n, ch in enumerate(reversed(number[:11]), start=1):
+        total += int(ch) * (n + 1 if n <= 6 else n - 5)
+    rest = total % 11
+    return (0 if rest <= 1 else 11 - rest) == int(number[11])
+
+
+def passport_number(value: str) -> bool:
+    """A passport number next to the word: mostly digits, or a 9-character ICAO code."""
+    code = value.replace(" ", "").upper()
+    count = sum(ch.isdigit() for ch in code)
+    return count >= 5 or (len(code) == 9 and code.isalnum())
