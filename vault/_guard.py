@@ -34,7 +34,7 @@ MAX_PATH_BYTES = 1024
 MAX_NAME_BYTES = 255
 MAX_DEPTH = 32
 
-_REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
+REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
 _PERCENT_ESCAPE = re.compile(r"%[0-9A-Fa-f]{2}")
 # Slash and dot look-alikes that NFKC leaves alone.
 _CONFUSABLES = frozenset(
@@ -60,7 +60,7 @@ def show(value: str, limit: int = 120) -> str:
     """A path as it may appear in a message: invisible characters escaped, long ones cut."""
     out = []
     for ch in value:
-        if unicodedata.category(ch) in _REFUSED_CATEGORIES or ch == "\\":
+        if unicodedata.category(ch) in REFUSED_CATEGORIES or ch == "\\":
             out.append(ch.encode("unicode_escape", "backslashreplace").decode("ascii"))
         else:
             out.append(ch)
@@ -98,7 +98,7 @@ def _describe(ch: str) -> str:
 def _check_characters(path: str, text: str) -> None:
     """Refuse ``text`` (the path as sent, or its NFC form) for what it contains."""
     for ch in text:
-        if unicodedata.category(ch) in _REFUSED_CATEGORIES:
+        if unicodedata.category(ch) in REFUSED_CATEGORIES:
             raise _refuse(path, f"it contains the control or invisible character {_describe(ch)}")
     if "\\" in text:
         raise _refuse(path, "it contains a backslash")

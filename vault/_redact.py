@@ -66,11 +66,11 @@ class Redacted:
         for action, counter in self.counts().items():
             items = [f"{n} {label(kind, n)}" for kind, n in sorted(counter.items())]
             total = sum(counter.values())
-            clauses.append(f"{_and(items)} {'was' if total == 1 else 'were'} {verbs[action]}")
-        return f"Note: {_and(clauses, ', and ')} before storage." if clauses else ""
+            clauses.append(f"{join_and(items)} {'was' if total == 1 else 'were'} {verbs[action]}")
+        return f"Note: {join_and(clauses, ', and ')} before storage." if clauses else ""
 
 
-def _and(items: Sequence[str], last: str = " and ") -> str:
+def join_and(items: Sequence[str], last: str = " and ") -> str:
     if len(items) <= 1:
         return "".join(items)
     return ", ".join(items[:-1]) + last + items[-1]
@@ -213,8 +213,9 @@ class Redactor:
     def _replace(self, text: str, findings: list[Finding], pseudonym: Pseudonymizer) -> str:
         blocked = sorted({f.kind for f in findings if f.action == "block"})
         if blocked:
+            kinds = join_and([a_label(k) for k in blocked])
             raise BlockedError(
-                f"Error: The write was refused: it contains {_and([a_label(k) for k in blocked])}, "
+                f"Error: The write was refused: it contains {kinds}, "
                 "which this vault's policy does not allow to be stored. Remove it and try again."
             )
         keep = {c.rule.name: c.keep for c in self._rules}

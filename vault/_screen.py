@@ -12,7 +12,7 @@ from __future__ import annotations
 from ._errors import CommandError, PathError
 from ._guard import MemoryPath, parse, show
 from ._log import log
-from ._redact import Pseudonymizer, Redacted, RedactionError, Redactor
+from ._redact import Pseudonymizer, Redacted, RedactionError, Redactor, join_and
 from ._rules import Finding, a_label
 
 _FAILED = (
@@ -27,11 +27,6 @@ def _encodes(text: str) -> bool:
     except UnicodeEncodeError:
         return False
     return True
-
-
-def _and(kinds: list[str]) -> str:
-    names = [a_label(k) for k in kinds]
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 class Screen:
@@ -80,9 +75,9 @@ class Screen:
             return parse(raw, field)
         rendered = self.render(raw)
         if refuse:
-            kinds = sorted({f.kind for f in found})
+            kinds = join_and([a_label(k) for k in sorted({f.kind for f in found})])
             raise CommandError(
-                f"Error: The path {show(rendered)} was refused: it contains {_and(kinds)}. "
+                f"Error: The path {show(rendered)} was refused: it contains {kinds}. "
                 "File and directory names must not carry secrets or personal data; "
                 "choose another name."
             )

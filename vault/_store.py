@@ -261,10 +261,6 @@ class Store:
         )
         return int(cur.lastrowid or 0)
 
-    def users(self) -> list[tuple[int, bytes, bytes, int]]:
-        rows = self._q("SELECT id, lookup, name, primary_version FROM users ORDER BY id")
-        return [(_int(r[0]), _blob(r[1]), _blob(r[2]), _int(r[3])) for r in rows]
-
     def data_keys(self, user_id: int) -> list[tuple[int, bytes]]:
         rows = self._q(
             "SELECT version, wrapped FROM data_keys WHERE user_id = ? ORDER BY version", (user_id,)

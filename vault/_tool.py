@@ -23,7 +23,7 @@ from anthropic.types.beta import (
 
 from ._errors import CommandError, IntegrityError, VaultError
 from ._handlers import Handlers
-from ._input import check
+from ._input import COMMANDS, check
 from ._log import log as _log
 from ._namespace import Namespace
 
@@ -105,9 +105,6 @@ class MemoryTool(BetaAbstractMemoryTool):
             raise ToolError(UNAVAILABLE_MESSAGE) from None
 
 
-_COMMANDS = frozenset({"view", "create", "str_replace", "insert", "delete", "rename"})
-
-
 def _safe(name: object) -> str:
     """The command name for a log event, only if it is one of ours (never model text)."""
-    return name if isinstance(name, str) and name in _COMMANDS else "?"
+    return name if isinstance(name, str) and name in COMMANDS else "?"

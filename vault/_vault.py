@@ -10,6 +10,7 @@ from types import TracebackType
 
 from . import _crypto
 from ._errors import ConfigurationError, IntegrityError, StorageError, UsageError
+from ._guard import REFUSED_CATEGORIES
 from ._handlers import DEFAULT_MAX_FILE_BYTES, Handlers
 from ._keys import KeySource, MasterKeys
 from ._namespace import Namespace
@@ -28,7 +29,7 @@ def check_user(user: object) -> str:
         raise UsageError("a user id must be a non-empty string")
     if len(user.encode("utf-8", "surrogatepass")) > MAX_USER_BYTES:
         raise UsageError(f"a user id must be at most {MAX_USER_BYTES} bytes of UTF-8")
-    if any(unicodedata.category(ch) in {"Cc", "Cf", "Cs", "Zl", "Zp"} for ch in user):
+    if any(unicodedata.category(ch) in REFUSED_CATEGORIES for ch in user):
         raise UsageError("a user id must not contain control or invisible characters")
     return user
 
