@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import base64
 import os
+import re
 import secrets
 import shutil
 import sqlite3
@@ -25,6 +26,12 @@ import pytest
 from vault import MasterKeyError, MemoryTool, Vault
 
 DB_FILES = {"vault.db", "vault.db-wal", "vault.db-shm"}
+AUDIT_FILE = re.compile(r"audit/(\.lock|audit-\d{6}\.jsonl)")
+
+
+def _unexpected(names: set[str]) -> set[str]:
+    """Files that are neither the database's nor the audit log's."""
+    return {n for n in names if n not in DB_FILES and not AUDIT_FILE.fullmatch(n)}
 
 
 def _marker() -> str:
@@ -234,14 +241,16 @@ def test_deleted_and_renamed_memories_leave_nothing_behind(home: Path) -> None:
         assert not any(w in on_disk for w in windows)
 
 
-def test_home_holds_only_the_database_files(home: Path) -> None:
-    """While open and after close, the home holds vault.db and its -wal/-shm, nothing else."""
+def test_home_holds_only_the_database_and_audit_files(home: Path) -> None:
+    """While open and after close, the home holds vault.db and its -wal/-shm, and the
+    audit log's segments and lock file under audit/, nothing else."""
     with Vault.open(home) as v:
         _workload(v, {kind: _marker() for kind in _KINDS})
-        assert set(_files(home)) <= DB_FILES
+        assert _unexpected(set(_files(home))) == set()
         assert "vault.db-wal" in _files(home)
-        assert [p for p in home.rglob("*") if p.is_dir()] == []
-    assert set(_files(home)) <= DB_FILES
+        assert "audit/audit-000001.jsonl" in _files(home)
+        assert [p.name for p in home.rglob("*") if p.is_dir()] == ["audit"]
+    assert _unexpected(set(_files(home))) == set()
     assert "vault.db" in _files(home)
 
 
@@ -256,6 +265,7 @@ def test_home_and_database_files_are_private(home: Path, umask: int) -> None:
             assert {"vault.db", "vault.db-wal", "vault.db-shm"} <= present
             for name in present:
                 assert _mode(home / name) == 0o600, name
+            assert _mode(home / "audit") == 0o700
         assert _mode(home) == 0o700
         for name in _files(home):
             assert _mode(home / name) == 0o600, name

@@ -15,6 +15,7 @@ or algorithm parameter: those are chosen here, once.
   identity, ...). A blob moved to another context fails to open.
 * Key derivation is HKDF-SHA256 with a distinct label per purpose; keyed
   look-up tokens are HMAC-SHA256.
+* Signatures (the audit log's checkpoints) are Ed25519, from a derived seed.
 """
 
 from __future__ import annotations
@@ -25,8 +26,9 @@ import struct
 from collections.abc import Callable
 from typing import NoReturn
 
-from cryptography.exceptions import InvalidTag, UnsupportedAlgorithm
+from cryptography.exceptions import InvalidSignature, InvalidTag, UnsupportedAlgorithm
 from cryptography.hazmat.primitives import hashes
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from cryptography.hazmat.primitives.ciphers.aead import AESGCMSIV
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
@@ -172,3 +174,35 @@ def open_blob(blob: bytes, ctx: bytes, sealer_for: Callable[[int], Sealer | None
     if sealer is None:
         raise IntegrityError(_OPEN_FAILED)
     return sealer._open(blob, ctx)
+
+
+class Signer:
+    """An Ed25519 signing key made from a derived 32-byte seed."""
+
+    __slots__ = ("_key",)
+
+    def __init__(self, seed: Key) -> None:
+        self._key = Ed25519PrivateKey.from_private_bytes(seed.export_raw())
+
+    def __repr__(self) -> str:
+        return "<Signer>"
+
+    def __reduce__(self) -> NoReturn:
+        raise TypeError("signing keys cannot be pickled")
+
+    @property
+    def public_key(self) -> bytes:
+        """The raw 32-byte public key, to verify signatures with away from the vault."""
+        return self._key.public_key().public_bytes_raw()
+
+    def sign(self, data: bytes) -> bytes:
+        return self._key.sign(data)
+
+
+def signature_valid(public_key: bytes, signature: bytes, data: bytes) -> bool:
+    """Whether ``signature`` is a valid Ed25519 signature of ``data`` under ``public_key``."""
+    try:
+        Ed25519PublicKey.from_public_bytes(public_key).verify(signature, data)
+    except (InvalidSignature, ValueError):
+        return False
+    return True

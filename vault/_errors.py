@@ -68,8 +68,21 @@ class UsageError(VaultError, ValueError):
 
 
 class CommandError(UsageError):
-    """A memory command was refused; the message is the exact tool result to return."""
+    """A memory command was refused; the message is the exact tool result to return.
+
+    ``kind`` names the reason in one word for the audit log (``not_found``,
+    ``exists``, ``limit``, ``input``, ...), never with any of the command's data.
+    """
+
+    kind = "command"
+
+    def __init__(self, message: str, *, hint: str | None = None, kind: str | None = None) -> None:
+        super().__init__(message, hint=hint)
+        if kind is not None:
+            self.kind = kind
 
 
 class PathError(CommandError):
     """The path guard refused a path; the message names the path and the reason."""
+
+    kind = "path"

@@ -45,11 +45,14 @@ def number_lines(lines: list[str], first: int) -> str:
 
 
 def _missing(path: MemoryPath) -> CommandError:
-    return CommandError(f"Error: The path {path.text} does not exist")
+    return CommandError(f"Error: The path {path.text} does not exist", kind="not_found")
 
 
 def _missing_please(path: MemoryPath) -> CommandError:
-    return CommandError(f"Error: The path {path.text} does not exist. Please provide a valid path.")
+    return CommandError(
+        f"Error: The path {path.text} does not exist. Please provide a valid path.",
+        kind="not_found",
+    )
 
 
 # -- handlers --------------------------------------------------------------------------
@@ -71,10 +74,13 @@ class Handlers:
         if size > self.max_file_bytes:
             raise CommandError(
                 f"Error: The file {path.text} would be {size:,} bytes, over the limit of "
-                f"{self.max_file_bytes:,} bytes. Split the content across smaller files."
+                f"{self.max_file_bytes:,} bytes. Split the content across smaller files.",
+                kind="limit",
             )
         if text.count("\n") + 1 > MAX_LINES:
-            raise CommandError(f"File {path.text} exceeds maximum line limit of 999,999 lines.")
+            raise CommandError(
+                f"File {path.text} exceeds maximum line limit of 999,999 lines.", kind="limit"
+            )
 
     def _file(self, ns: Namespace, path: MemoryPath) -> tuple[Node, Node] | None:
         """(parent, file) for an existing file, else None."""
@@ -98,7 +104,9 @@ class Handlers:
                     else f"a path inside it would be {size} bytes long; the limit is "
                     f"{MAX_PATH_BYTES}"
                 )
-                raise CommandError(f"Error: Cannot rename {old.text} to {new.text}: {reason}.")
+                raise CommandError(
+                    f"Error: Cannot rename {old.text} to {new.text}: {reason}.", kind="limit"
+                )
 
     def _parent_for(self, ns: Namespace, path: MemoryPath, chain: list[Node], verb: str) -> Node:
         """The directory a new entry at ``path`` goes into, creating missing ones.
@@ -110,7 +118,8 @@ class Handlers:
         if not node.is_dir:
             blocker = join(path.parts[: len(chain) - 1])
             raise CommandError(
-                f"Error: Cannot {verb} {path.text}: {blocker} is a file, not a directory."
+                f"Error: Cannot {verb} {path.text}: {blocker} is a file, not a directory.",
+                kind="not_a_directory",
             )
         for name in path.parts[len(chain) - 1 : -1]:
             node = ns.mkdir(node, name)
@@ -120,25 +129,32 @@ class Handlers:
         path: MemoryPath = args["path"]
         node = ns.resolve(path.parts)
         if node is None:
-            raise CommandError(f"The path {path.text} does not exist. Please provide a valid path.")
+            raise CommandError(
+                f"The path {path.text} does not exist. Please provide a valid path.",
+                kind="not_found",
+            )
         view_range: tuple[int, int] | None = args.get("view_range")
         if node.is_dir:
             if view_range is not None:
                 raise CommandError(
-                    f"Error: `view_range` applies to files; {path.text} is a directory."
+                    f"Error: `view_range` applies to files; {path.text} is a directory.",
+                    kind="invalid_range",
                 )
             return self._view_dir(ns, path, node)
         text = ns.read(node)
         lines = text.split("\n")
         if len(lines) > MAX_LINES:
-            raise CommandError(f"File {path.text} exceeds maximum line limit of 999,999 lines.")
+            raise CommandError(
+                f"File {path.text} exceeds maximum line limit of 999,999 lines.", kind="limit"
+            )
         first = 1
         if view_range is not None:
             start, end = view_range
             if start < 1 or start > len(lines) or (end != -1 and end < start):
                 raise CommandError(
                     f"Error: Invalid `view_range` parameter: [{start}, {end}]. Use 1 <= start <= "
-                    f"{len(lines)} and start <= end, or end = -1 to read to the end of the file."
+                    f"{len(lines)} and start <= end, or end = -1 to read to the end of the file.",
+                    kind="invalid_range",
                 )
             lines = lines[start - 1 :] if end == -1 else lines[start - 1 : end]
             first = start
@@ -172,12 +188,14 @@ class Handlers:
         text: str = args["file_text"]
         chain = ns.walk(path.parts)
         if path.is_root or len(chain) == len(path.parts) + 1:
-            raise CommandError(f"Error: File {path.text} already exists")
+            raise CommandError(f"Error: File {path.text} already exists", kind="exists")
         if path.trailing_slash:
             raise CommandError(
-                f"Error: Cannot create {path.text}: a file path cannot end with '/'."
+                f"Error: Cannot create {path.text}: a file path cannot end with '/'.",
+                kind="invalid_path",
             )
         stored = self.screen.text(text, ns.pseudonym)
+        ns.trace.findings.extend(stored.findings)
         self._check_size(path, stored.text)
         parent = self._parent_for(ns, path, chain, "create")
         ns.create_file(parent, path.parts[-1], stored.text)
@@ -192,7 +210,9 @@ class Handlers:
             raise _missing_please(path)
         parent, node = found
         if not old:
-            raise CommandError("Error: `old_str` is empty. Give the exact text to replace.")
+            raise CommandError(
+                "Error: `old_str` is empty. Give the exact text to replace.", kind="input"
+            )
         text = ns.read(node)
         first = text.find(old)
         if first == -1:
@@ -205,7 +225,8 @@ class Handlers:
         if first == -1:
             raise CommandError(
                 f"No replacement was performed, old_str `{self.screen.render(old)}` did not "
-                f"appear verbatim in {path.text}."
+                f"appear verbatim in {path.text}.",
+                kind="no_match",
             )
         if text.find(old, first + 1) != -1:
             lines: list[int] = []
@@ -218,10 +239,12 @@ class Handlers:
             raise CommandError(
                 f"No replacement was performed. Multiple occurrences of old_str "
                 f"`{self.screen.render(old)}` in lines: {', '.join(map(str, lines))}. "
-                "Please ensure it is unique"
+                "Please ensure it is unique",
+                kind="not_unique",
             )
         # The whole result is screened again: a secret assembled across edits is caught.
         stored = self.screen.text(text[:first] + new + text[first + len(old) :], ns.pseudonym)
+        ns.trace.findings.extend(stored.findings)
         self._check_size(path, stored.text)
         ns.write(parent, node, stored.text)
         start_line = text.count("\n", 0, first)
@@ -249,7 +272,8 @@ class Handlers:
         if line < 0 or line > len(lines):
             raise CommandError(
                 f"Error: Invalid `insert_line` parameter: {line}. It should be within the range "
-                f"of lines of the file: [0, {len(lines)}]"
+                f"of lines of the file: [0, {len(lines)}]",
+                kind="invalid_range",
             )
         # Offset of the start of line ``line + 1``; past the end for an append.
         offset = sum(len(s) + 1 for s in lines[:line])
@@ -258,6 +282,7 @@ class Handlers:
             offset = len(text)
             block = "\n" + block
         stored = self.screen.text(text[:offset] + block + text[offset:], ns.pseudonym)
+        ns.trace.findings.extend(stored.findings)
         self._check_size(path, stored.text)
         ns.write(parent, node, stored.text)
         return _with_note(f"The file {path.text} has been edited.", stored)
@@ -265,7 +290,9 @@ class Handlers:
     def delete(self, ns: Namespace, args: Mapping[str, Any]) -> str:
         path: MemoryPath = args["path"]
         if path.is_root:
-            raise CommandError("Error: Cannot delete the /memories directory itself")
+            raise CommandError(
+                "Error: Cannot delete the /memories directory itself", kind="protected"
+            )
         node = ns.resolve(path.parts)
         if node is None:
             raise _missing(path)
@@ -276,22 +303,26 @@ class Handlers:
         old: MemoryPath = args["old_path"]
         new: MemoryPath = args["new_path"]
         if old.is_root:
-            raise CommandError("Error: Cannot rename the /memories directory itself")
+            raise CommandError(
+                "Error: Cannot rename the /memories directory itself", kind="protected"
+            )
         chain = ns.walk(old.parts)
         if len(chain) != len(old.parts) + 1:
             raise _missing(old)
         node = chain[-1]
         target = ns.walk(new.parts)
         if new.is_root or len(target) == len(new.parts) + 1:
-            raise CommandError(f"Error: The destination {new.text} already exists")
+            raise CommandError(f"Error: The destination {new.text} already exists", kind="exists")
         if node.is_dir and new.parts[: len(old.parts)] == old.parts:
             raise CommandError(
-                f"Error: Cannot move the directory {old.text} into itself ({new.text})."
+                f"Error: Cannot move the directory {old.text} into itself ({new.text}).",
+                kind="invalid_move",
             )
         if not node.is_dir and new.trailing_slash:
             raise CommandError(
                 f"Error: Cannot rename the file {old.text} to {new.text}: a file path cannot "
-                "end with '/'."
+                "end with '/'.",
+                kind="invalid_path",
             )
         if node.is_dir:
             self._check_fits(ns, old, new, node)

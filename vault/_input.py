@@ -31,27 +31,34 @@ class Command:
 
 def _field(raw: Mapping[str, Any], name: str, command: str) -> Any:
     if name not in raw:
-        raise CommandError(f"Error: The `{command}` command requires the `{name}` parameter.")
+        raise CommandError(
+            f"Error: The `{command}` command requires the `{name}` parameter.", kind="input"
+        )
     return raw[name]
 
 
 def _text(raw: Mapping[str, Any], name: str, command: str) -> str:
     value = _field(raw, name, command)
     if not isinstance(value, str):
-        raise CommandError(f"Error: `{name}` must be a string, got {json_type(value)}.")
+        raise CommandError(
+            f"Error: `{name}` must be a string, got {json_type(value)}.", kind="input"
+        )
     try:
         value.encode()
     except UnicodeEncodeError as exc:
         raise CommandError(
             f"Error: `{name}` is not valid UTF-8 text (an unpaired surrogate at position "
-            f"{exc.start}). Send text as UTF-8."
+            f"{exc.start}). Send text as UTF-8.",
+            kind="input",
         ) from None
     return value
 
 
 def _int(value: Any, name: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise CommandError(f"Error: `{name}` must be an integer, got {json_type(value)}.")
+        raise CommandError(
+            f"Error: `{name}` must be an integer, got {json_type(value)}.", kind="input"
+        )
     return value
 
 
@@ -59,19 +66,23 @@ def check(raw: object, screen: Screen) -> Command:
     """Turn a tool input into a :class:`Command`, or refuse it with a clear error."""
     if not isinstance(raw, Mapping):
         raise CommandError(
-            f"Error: The tool input must be an object with a `command` field, got {json_type(raw)}."
+            "Error: The tool input must be an object with a `command` field, "
+            f"got {json_type(raw)}.",
+            kind="input",
         )
     if "command" not in raw:
         raise CommandError(
             "Error: The tool input has no `command` field. Use one of: view, create, "
-            "str_replace, insert, delete, rename."
+            "str_replace, insert, delete, rename.",
+            kind="input",
         )
     name = raw["command"]
     if not isinstance(name, str) or name not in COMMANDS:
         shown = screen.render(show(name, 40)) if isinstance(name, str) else json_type(name)
         raise CommandError(
             f"Error: Unknown command {shown}. Use one of: view, create, str_replace, insert, "
-            "delete, rename."
+            "delete, rename.",
+            kind="input",
         )
     args: dict[str, Any] = {}
     if name == "rename":
@@ -85,7 +96,8 @@ def check(raw: object, screen: Screen) -> Command:
             if not isinstance(view_range, list | tuple) or len(view_range) != 2:
                 raise CommandError(
                     "Error: `view_range` must be a list of two integers [start, end] "
-                    "(end = -1 reads to the end of the file)."
+                    "(end = -1 reads to the end of the file).",
+                    kind="input",
                 )
             args["view_range"] = (
                 _int(view_range[0], "view_range"),

@@ -286,6 +286,15 @@ class MasterKeys:
     def wrap(self, data_key: Key, token: bytes, version: int) -> bytes:
         return self._kek.seal(data_key.export_raw(), _crypto.context("data-key", token, version))
 
+    def wrap_audit_key(self, audit_key: Key, token: bytes) -> bytes:
+        return self._kek.seal(audit_key.export_raw(), _crypto.context("audit-key", token))
+
+    def unwrap_audit_key(self, blob: bytes, token: bytes) -> Key:
+        raw = _crypto.open_blob(
+            blob, _crypto.context("audit-key", token), lambda v: self._kek if v == 1 else None
+        )
+        return Key(raw)
+
     def unwrap(self, blob: bytes, token: bytes, version: int) -> Key:
         raw = _crypto.open_blob(
             blob,

@@ -20,11 +20,12 @@ from __future__ import annotations
 import struct
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from . import _crypto
 from ._errors import IntegrityError, StorageError
 from ._keys import Keyring, MasterKeys, UserKey
+from ._rules import Finding
 from ._store import Store
 
 _META = struct.Struct(">BQ16s")  # kind, size in bytes, content id
@@ -49,6 +50,16 @@ class Node:
 ROOT = Node(id=0, fid=_ROOT_FID, name="", is_dir=True, size=0, cid=b"")
 
 
+@dataclass(slots=True)
+class Trace:
+    """What one command read and wrote, for its audit record (texts stay in memory)."""
+
+    before: tuple[bytes, bytes] | None = None  # (file identity, text) first read or removed
+    after: tuple[bytes, bytes] | None = None  # (file identity, text) last written
+    findings: list[Finding] = field(default_factory=list)
+    key_version: int | None = None
+
+
 @dataclass(frozen=True, slots=True)
 class Entry:
     """A node found by :meth:`Namespace.tree`: its path below the listed directory."""
@@ -67,12 +78,17 @@ class Namespace:
         self._user_id = user_id
         self._token = token
         self._keyring: Keyring | None = None
+        self.trace = Trace()
         # context(a, b, c, d) == context(a, b) + context(c, d): the per-user part once.
         self._node_prefix = _crypto.context("node", token)
         self._content_prefix = _crypto.context("content", token)
 
     def __repr__(self) -> str:
         return f"<Namespace user_id={self._user_id}>"
+
+    @property
+    def store(self) -> Store:
+        return self._store
 
     # -- keys and transactions ------------------------------------------------
 
@@ -99,6 +115,7 @@ class Namespace:
                 )
             if self._keyring is None or self._keyring.primary.version != primary:
                 self._keyring = self._load_keyring(primary)
+            self.trace.key_version = primary
             yield
 
     @property
@@ -177,9 +194,12 @@ class Namespace:
         if len(raw) != node.size:
             raise IntegrityError(_TAMPERED)
         try:
-            return raw.decode()
+            text = raw.decode()
         except UnicodeDecodeError:
             raise IntegrityError(_TAMPERED) from None
+        if self.trace.before is None:
+            self.trace.before = (node.fid, raw)
+        return text
 
     def tree(self, directory: Node, depth: int) -> tuple[int, list[Entry]]:
         """Everything below ``directory`` down to ``depth`` levels, in pre-order.
@@ -238,6 +258,7 @@ class Namespace:
             self._user_id, parent.id, self._lookup(parent, name), fid, meta, self._key.version
         )
         self._store.insert_content(node_id, self._key.sealer.seal(raw, self._content_ctx(fid, cid)))
+        self.trace.after = (fid, raw)
         return Node(node_id, fid, name, False, len(raw), cid)
 
     def write(self, parent: Node, node: Node, text: str) -> None:
@@ -249,6 +270,7 @@ class Namespace:
         self._store.replace_content(
             node.id, self._key.sealer.seal(raw, self._content_ctx(node.fid, cid))
         )
+        self.trace.after = (node.fid, raw)
 
     def move(self, node: Node, new_parent: Node, new_name: str) -> None:
         """Move a file or directory (with everything below it) under a new parent and name."""
@@ -258,4 +280,6 @@ class Namespace:
         )
 
     def delete(self, node: Node) -> None:
+        if not node.is_dir and self.trace.before is None:
+            self.read(node)  # the record keeps a keyed digest of what was removed
         self._store.delete_subtree(self._user_id, node.id)

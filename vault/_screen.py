@@ -79,7 +79,8 @@ class Screen:
             raise CommandError(
                 f"Error: The path {show(rendered)} was refused: it contains {kinds}. "
                 "File and directory names must not carry secrets or personal data; "
-                "choose another name."
+                "choose another name.",
+                kind="path_content",
             )
         try:
             path = parse(raw, field)

@@ -56,6 +56,14 @@ CREATE TABLE IF NOT EXISTS contents (
     node_id INTEGER PRIMARY KEY REFERENCES nodes(id) ON DELETE CASCADE,
     blob    BLOB NOT NULL                     -- the file text, sealed
 );
+CREATE TABLE IF NOT EXISTS audit_keys (
+    user_id INTEGER PRIMARY KEY REFERENCES users(id) ON DELETE CASCADE,
+    wrapped BLOB NOT NULL                     -- the user's audit key, sealed under the KEK
+);
+CREATE TABLE IF NOT EXISTS audit_pending (
+    seq  INTEGER PRIMARY KEY,                 -- audit records not yet known to be on disk
+    line BLOB NOT NULL                        -- in the log file: kept here until it is synced
+);
 """
 
 _BUSY_SECONDS = 30.0
@@ -180,6 +188,19 @@ class Store:
             with suppress(sqlite3.Error):
                 self._db.execute("ROLLBACK")
             raise _storage_error(exc, action) from None
+
+    @contextmanager
+    def savepoint(self) -> Iterator[None]:
+        """A nested step inside the current transaction, undone alone if it raises."""
+        self._exec("SAVEPOINT step")
+        try:
+            yield
+        except BaseException:
+            with suppress(sqlite3.Error):
+                self._db.execute("ROLLBACK TO step")
+                self._db.execute("RELEASE step")
+            raise
+        self._exec("RELEASE step")
 
     def _exec(self, sql: str, args: tuple[object, ...] = ()) -> sqlite3.Cursor:
         """Run a statement that changes rows; sqlite3 errors become ours."""
@@ -354,3 +375,39 @@ class Store:
             (user_id, node_id, _MAX_DEPTH),
         )
         return int(cur.rowcount)
+
+    # -- audit anchors ------------------------------------------------------
+
+    def audit_key(self, user_id: int) -> bytes | None:
+        row = self._one("SELECT wrapped FROM audit_keys WHERE user_id = ?", (user_id,))
+        return None if row is None else _blob(row[0])
+
+    def insert_audit_key(self, user_id: int, wrapped: bytes) -> None:
+        self._exec("INSERT INTO audit_keys (user_id, wrapped) VALUES (?, ?)", (user_id, wrapped))
+
+    def audit_keys(self) -> list[tuple[bytes, bytes, bytes]]:
+        """(user look-up token, sealed user name, wrapped audit key) of every user."""
+        rows = self._q(
+            "SELECT u.lookup, u.name, a.wrapped FROM users AS u JOIN audit_keys AS a"
+            " ON a.user_id = u.id"
+        )
+        return [(_blob(r[0]), _blob(r[1]), _blob(r[2])) for r in rows]
+
+    def pending_records(self) -> list[tuple[int, bytes]]:
+        rows = self._q("SELECT seq, line FROM audit_pending ORDER BY seq")
+        return [(_int(r[0]), _blob(r[1])) for r in rows]
+
+    def last_pending(self) -> int:
+        row = self._one("SELECT max(seq) FROM audit_pending")
+        return 0 if row is None or row[0] is None else _int(row[0])
+
+    def add_pending(self, records: list[tuple[int, bytes]]) -> None:
+        try:
+            self._db.executemany(
+                "INSERT OR REPLACE INTO audit_pending (seq, line) VALUES (?, ?)", records
+            )
+        except sqlite3.Error as exc:
+            raise _storage_error(exc, "recording the audit log's anchor") from None
+
+    def clear_pending(self, through: int) -> None:
+        self._exec("DELETE FROM audit_pending WHERE seq <= ?", (through,))

@@ -3,16 +3,20 @@
 from __future__ import annotations
 
 import os
+import re
 import threading
 import unicodedata
 from pathlib import Path
 from types import TracebackType
+from typing import Any
 
 from . import _crypto
+from ._audit import AuditKeys, AuditLog, Event, UserAuditKey
 from ._errors import ConfigurationError, IntegrityError, StorageError, UsageError
 from ._guard import REFUSED_CATEGORIES
 from ._handlers import DEFAULT_MAX_FILE_BYTES, Handlers
 from ._keys import KeySource, MasterKeys
+from ._log import log as _log
 from ._namespace import Namespace
 from ._policy import load as load_policy
 from ._screen import Screen
@@ -20,6 +24,7 @@ from ._store import Durability, Store
 from ._tool import MemoryTool
 
 DB_NAME = "vault.db"
+_SESSION = re.compile(r"[A-Za-z0-9._:/+=-]{1,128}")
 MAX_USER_BYTES = 255
 
 
@@ -45,13 +50,20 @@ class Vault:
     """
 
     def __init__(
-        self, home: Path, store: Store, master: MasterKeys, handlers: Handlers, key_source: str
+        self,
+        home: Path,
+        store: Store,
+        master: MasterKeys,
+        handlers: Handlers,
+        key_source: str,
+        audit: AuditLog,
     ) -> None:
         self.home = home
         self._store = store
         self._master = master
         self.key_source = key_source  # where the master key came from (never the key)
         self._handlers = handlers
+        self._audit = audit
         self._lock = threading.RLock()
         self._closed = False
 
@@ -82,6 +94,28 @@ class Vault:
         a power loss; ``"normal"`` survives a crash of the process but may lose
         the last writes if the machine loses power.
         """
+        return cls._open(
+            home,
+            master_key_file=master_key_file,
+            durability=durability,
+            max_file_bytes=max_file_bytes,
+            policy=policy,
+        )
+
+    @classmethod
+    def _open(
+        cls,
+        home: str | os.PathLike[str],
+        *,
+        master_key_file: str | os.PathLike[str] | None = None,
+        durability: Durability = "full",
+        max_file_bytes: int = DEFAULT_MAX_FILE_BYTES,
+        policy: str | os.PathLike[str] | None = None,
+        audit_problems: list[str] | None = None,
+    ) -> Vault:
+        """:meth:`open`, for the audit commands: with ``audit_problems`` (a list), a
+        disagreement between the store and the audit log is added to it instead of
+        refusing the open, so that ``audit verify`` can report it."""
         if durability not in ("full", "normal"):
             raise UsageError("durability must be 'full' or 'normal'")
         if (
@@ -90,7 +124,8 @@ class Vault:
             or max_file_bytes < 1
         ):
             raise UsageError("max_file_bytes must be a positive integer")
-        screen = Screen(load_policy(policy).redactor)
+        loaded = load_policy(policy)
+        screen = Screen(loaded.redactor)
         home_path = Path(home).expanduser().absolute()
         try:
             home_path.mkdir(mode=0o700, parents=True, exist_ok=True)
@@ -101,19 +136,85 @@ class Vault:
         if not home_path.is_dir():
             raise ConfigurationError(f"the vault home {home_path} is not a directory")
         store = Store(home_path / DB_NAME, durability=durability)
+        audit: AuditLog | None = None
         try:
-            master, key_source = cls._open_keys(store, home_path, master_key_file)
+            master, audit_keys, key_source, created = cls._open_keys(
+                store, home_path, master_key_file
+            )
+            audit = AuditLog(home_path, audit_keys, store, durable=durability == "full")
+            problems = audit.recover()
+            if problems and audit_problems is None:
+                raise IntegrityError(
+                    f"the audit log and the store disagree: {problems[0]}",
+                    hint="run `memvault audit verify` for the details; restore the home "
+                    "(database and audit/) from a backup",
+                )
+            if audit_problems is not None:
+                audit_problems.extend(problems)
+            vault = cls(
+                home_path,
+                store,
+                master,
+                Handlers(screen, max_file_bytes=max_file_bytes),
+                key_source,
+                audit,
+            )
+            if created:
+                vault.record_operation("vault.create", details={"vault": master.vault_id})
+            vault._note_policy(loaded.name, loaded.digest)
         except BaseException:
+            if audit is not None:
+                audit.close()
             store.close()
             raise
-        return cls(
-            home_path, store, master, Handlers(screen, max_file_bytes=max_file_bytes), key_source
-        )
+        return vault
+
+    def _note_policy(self, name: str, digest: str) -> None:
+        """Record a change of redaction policy since the vault was last opened."""
+        current = f"{name}:{digest}".encode()
+        if self._store.get_meta("policy") == current:
+            return
+        with (
+            self._lock,
+            self._audit.holding(),
+            self._store.transaction(write=True, action="recording the policy"),
+        ):
+            previous = self._store.get_meta("policy")
+            if previous == current:
+                return
+            self._store.set_meta("policy", current)
+            details = {"policy": name, "sha256": digest}
+            if previous is not None:
+                details["previous_sha256"] = previous.decode("ascii", "replace").rpartition(":")[2]
+            self._audit.record(Event("policy.change", details=details), txn=True)
+
+    def record_operation(
+        self,
+        command: str,
+        *,
+        outcome: str = "ok",
+        error: str | None = None,
+        details: dict[str, Any] | None = None,
+    ) -> int:
+        """Record an operator action (``audit.verify``, ``vault.create``, ...); returns its
+        sequence number. Raises if the record cannot be written."""
+        self._check_open()
+        event = Event(command, outcome=outcome, error=error, details=details)
+        with (
+            self._lock,
+            self._audit.holding(),
+            self._store.transaction(write=True, action="recording an operation"),
+        ):
+            return self._audit.record(event, txn=True)
+
+    @property
+    def audit(self) -> AuditLog:
+        return self._audit
 
     @staticmethod
     def _open_keys(
         store: Store, home: Path, key_file: str | os.PathLike[str] | None
-    ) -> tuple[MasterKeys, str]:
+    ) -> tuple[MasterKeys, AuditKeys, str, bool]:
         """Find (or, for a new vault, make) the master key and prove it opens this vault.
 
         A new vault is made in steps that each survive a crash: its id is
@@ -145,6 +246,7 @@ class Vault:
         except ValueError:
             raise IntegrityError(f"the vault id in {home} is damaged") from None
         source = KeySource.resolve(vault_id, home, key_file)
+        created = False
         if check is None:
             master = source.load_or_create(vault_id)
             with store.transaction(write=True, action="creating the vault"):
@@ -152,15 +254,28 @@ class Vault:
                 if check is None:  # else another process finished creating it meanwhile
                     check = MasterKeys.check_value(master, vault_id)
                     store.set_meta("key_check", check)
+                    created = True
         else:
             master = source.load(vault_id)
         MasterKeys.verify(master, vault_id, check, source.describe())
-        return MasterKeys(master, vault_id), source.describe()
+        return (
+            MasterKeys(master, vault_id),
+            AuditKeys(master, vault_id),
+            source.describe(),
+            created,
+        )
 
-    def memory_tool(self, user: str) -> MemoryTool:
-        """The memory tool for one user: a ``BetaAbstractMemoryTool`` over their memories only."""
+    def memory_tool(self, user: str, session: str | None = None) -> MemoryTool:
+        """The memory tool for one user: a ``BetaAbstractMemoryTool`` over their memories only.
+
+        ``session`` (optional) is an id of the application's choosing, such as a
+        conversation id, written into each audit record of the tool's commands
+        so a review can follow one conversation. It must be 1-128 characters of
+        letters, digits and ``._:/+=-``, and carry no secret or personal data.
+        """
         self._check_open()
         user = check_user(user)
+        session = self._check_session(session)
         token = self._master.user_token(user)
         with self._lock, self._store.transaction(write=False, action="opening a user's memories"):
             found = self._store.user_by_lookup(token)
@@ -175,8 +290,41 @@ class Vault:
                         user_id, 1, self._master.wrap(_crypto.new_key(), token, 1)
                     )
                     found = (user_id, 1)
+        try:
+            audit_key = self._user_audit_key(found[0], token, user)
+        except IntegrityError:
+            # Commands will meet the damage and fail with the integrity error; their
+            # records still name the user, without paths or digests.
+            _log.error("integrity_failure", command="open_audit_key")
+            audit_key = UserAuditKey(None, self._audit.keys.user(user))
         namespace = Namespace(self._store, self._master, found[0], token)
-        return MemoryTool(namespace, self._handlers, self._lock, user)
+        return MemoryTool(
+            namespace, self._handlers, self._lock, user, self._audit, audit_key, session
+        )
+
+    def _user_audit_key(self, user_id: int, token: bytes, user: str) -> UserAuditKey:
+        """The user's audit key, made on first use (also for users older than the log)."""
+        with self._lock, self._store.transaction(write=False, action="opening a user's memories"):
+            wrapped = self._store.audit_key(user_id)
+        if wrapped is None:
+            with self._lock, self._store.transaction(write=True, action="creating a user"):
+                wrapped = self._store.audit_key(user_id)
+                if wrapped is None:
+                    wrapped = self._master.wrap_audit_key(_crypto.new_key(), token)
+                    self._store.insert_audit_key(user_id, wrapped)
+        key = self._master.unwrap_audit_key(wrapped, token)
+        return UserAuditKey(key, self._audit.keys.user(user))
+
+    def _check_session(self, session: object) -> str | None:
+        if session is None:
+            return None
+        if not isinstance(session, str) or not _SESSION.fullmatch(session):
+            raise UsageError("a session id must be 1-128 characters of letters, digits and ._:/+=-")
+        if self._handlers.screen.render(session) != session:
+            raise UsageError(
+                "a session id must not carry secrets or personal data; use an opaque id"
+            )
+        return session
 
     def _check_open(self) -> None:
         if self._closed:
@@ -185,7 +333,10 @@ class Vault:
     def close(self) -> None:
         if not self._closed:
             self._closed = True
-            self._store.close()
+            with self._lock:
+                self._audit.anchor()
+                self._audit.close()
+                self._store.close()
 
     def __enter__(self) -> Vault:
         return self

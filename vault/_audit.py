@@ -1,0 +1,804 @@
+"""The audit log: one record per command, chained, keyed, and anchored in the store.
+
+Records are JSON Lines in ``<home>/audit/audit-NNNNNN.jsonl`` (the schema is
+``docs/audit-schema.md``). Each record carries the SHA-256 of the line before
+it and an HMAC under an audit key derived from the master key, so an edited,
+inserted, removed or reordered line breaks the chain where it happened.
+
+Durability, with one fsync per write command:
+
+* A command that writes runs in a store transaction. Its record is appended to
+  the log *inside* that transaction (the append takes the log's lock and holds
+  it until the transaction has committed or rolled back), and the same
+  transaction stores the record's sequence number and hash as the store's
+  anchor, plus a copy of every log line not yet known to be on disk. The
+  store's commit is the one fsync: after it, the change and its record are
+  durable together, and an open after a power loss restores any line the
+  log file lost from the store's copy.
+* If the append fails (disk full, read-only, permissions, I/O), the
+  transaction is rolled back and the command refused: nothing changes without
+  its record. If the process dies after the append and before the commit, the
+  record names a change that never happened; whoever takes the log's lock next
+  sees it at the tail, finds the store's anchor short of it, and appends a
+  ``not_applied`` record for it.
+* Commands that do not write (reads, and every refusal) append their record
+  before their result is returned, without an fsync; the store's anchor
+  catches up with them at the next write, every :data:`ANCHOR_EVERY` records,
+  and when the vault is closed, so removing the newest records is caught
+  beyond that window.
+
+The log never holds memory text, names or secrets: the user is a keyed
+pseudonym, paths are sealed under the user's own audit key (erased with the
+user), and the before/after digests are HMACs under that key.
+"""
+
+from __future__ import annotations
+
+import base64
+import errno
+import fcntl
+import hashlib
+import json
+import os
+import re
+import socket
+import time
+from collections.abc import Iterator, Mapping, MutableMapping
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import structlog
+
+from . import _crypto
+from ._crypto import Key, Sealer, Signer
+from ._errors import ConfigurationError, IntegrityError, StorageError, VaultError
+from ._log import log as _oplog
+from ._store import Store
+
+SCHEMA_VERSION = 1
+DIR_NAME = "audit"
+SEGMENT_ENV = "MEMVAULT_AUDIT_SEGMENT_BYTES"
+DEFAULT_SEGMENT_BYTES = 64 << 20
+MIN_SEGMENT_BYTES = 1024
+ANCHOR_EVERY = 256  # records that may run ahead of the store's anchor between anchors
+PENDING_LIMIT = 256  # log lines the store keeps before the log file is synced
+LOCK_SECONDS = 30.0
+
+SEGMENT_NAME = re.compile(r"audit-(\d{6,9})\.jsonl")
+LOCK_NAME = ".lock"
+
+# Field order of a record; "mac" always comes last, as ',"mac":"<64 hex>"}'.
+FIELDS = (
+    "v",
+    "seq",
+    "time",
+    "user",
+    "session",
+    "command",
+    "paths",
+    "outcome",
+    "error",
+    "findings",
+    "before",
+    "after",
+    "key_version",
+    "txn",
+    "ref",
+    "details",
+    "uid",
+    "pid",
+    "host",
+    "prev",
+)
+MAC_SUFFIX_LEN = len(',"mac":"') + 64 + len('"}')
+
+OUTCOMES = (
+    "ok",
+    "error",
+    "invalid",
+    "refused",
+    "limit",
+    "blocked",
+    "failed",
+    "not_applied",
+)
+
+
+def segment_path(directory: Path, number: int) -> Path:
+    return directory / f"audit-{number:06d}.jsonl"
+
+
+def genesis(vault_id: str) -> str:
+    """The ``prev`` of record 1: binds the chain to its vault."""
+    return hashlib.sha256(
+        f"memvault audit v{SCHEMA_VERSION} genesis {vault_id}".encode()
+    ).hexdigest()
+
+
+def line_hash(line: bytes) -> str:
+    """The hash the next record's ``prev`` carries (of the line without its newline)."""
+    return hashlib.sha256(line).hexdigest()
+
+
+def segment_bytes_from_env() -> int:
+    raw = os.environ.get(SEGMENT_ENV)
+    if raw is None or not raw.strip():
+        return DEFAULT_SEGMENT_BYTES
+    try:
+        value = int(raw.strip())
+    except ValueError:
+        value = 0
+    if value < MIN_SEGMENT_BYTES:
+        raise ConfigurationError(
+            f"{SEGMENT_ENV} must be a whole number of bytes, at least {MIN_SEGMENT_BYTES}",
+            hint=f"unset it for the default of {DEFAULT_SEGMENT_BYTES} bytes",
+        )
+    return value
+
+
+class AuditError(StorageError):
+    """The audit log could not take a record, so the command was refused."""
+
+
+# -- keys ------------------------------------------------------------------------------
+
+
+class AuditKeys:
+    """The vault-wide audit keys, derived from (and separate from) the master key."""
+
+    __slots__ = ("_mac", "_signer", "_users", "vault_id")
+
+    def __init__(self, master: Key, vault_id: str) -> None:
+        salt = bytes.fromhex(vault_id)
+        self.vault_id = vault_id
+        self._mac = _crypto.derive(master, "memvault/v1/audit-mac", salt=salt)
+        self._users = _crypto.derive(master, "memvault/v1/audit-users", salt=salt)
+        self._signer = Signer(_crypto.derive(master, "memvault/v1/audit-checkpoint", salt=salt))
+
+    def __repr__(self) -> str:
+        return f"<AuditKeys vault={self.vault_id}>"
+
+    def mac(self, body: bytes) -> str:
+        return _crypto.mac(self._mac, body).hex()
+
+    def user(self, name: str) -> str:
+        """The pseudonym a user appears under in the log: stable, keyed, one-way."""
+        return "u:" + _crypto.mac(self._users, name.encode()).hex()[:20]
+
+    @property
+    def public_key(self) -> bytes:
+        return self._signer.public_key
+
+    def sign(self, data: bytes) -> bytes:
+        return self._signer.sign(data)
+
+
+class UserAuditKey:
+    """One user's audit key: seals the paths in their records and keys the digests.
+
+    It is random, stored wrapped in the vault, and erased with the user, so
+    after a crypto-erasure the log still verifies but no longer says which
+    files the user had or what they held.
+    """
+
+    __slots__ = ("_digest", "_paths", "pseudonym")
+
+    def __init__(self, key: Key | None, pseudonym: str) -> None:
+        """``key=None``: the key could not be opened (damaged); records of the user's
+        commands then carry the pseudonym but no paths and no digests."""
+        self._paths = Sealer(_crypto.derive(key, "memvault/v1/audit-paths"), 1) if key else None
+        self._digest = _crypto.derive(key, "memvault/v1/audit-digest") if key else None
+        self.pseudonym = pseudonym
+
+    def __repr__(self) -> str:
+        return f"<UserAuditKey {self.pseudonym}>"
+
+    def seal_paths(self, paths: list[str]) -> str | None:
+        if self._paths is None:
+            return None
+        plain = json.dumps(paths, ensure_ascii=False).encode()
+        blob = self._paths.seal(plain, _crypto.context("audit-paths", self.pseudonym))
+        return base64.b64encode(blob).decode()
+
+    def open_paths(self, sealed: str) -> list[str]:
+        if self._paths is None:
+            raise IntegrityError("this user's audit key could not be opened")
+        paths = self._paths
+        blob = base64.b64decode(sealed, validate=True)
+        plain = _crypto.open_blob(
+            blob,
+            _crypto.context("audit-paths", self.pseudonym),
+            lambda v: paths if v == 1 else None,
+        )
+        value = json.loads(plain)
+        if not isinstance(value, list) or not all(isinstance(p, str) for p in value):
+            raise IntegrityError("a sealed audit path list is malformed")
+        return value
+
+    def digest(self, fid: bytes, text: bytes) -> str | None:
+        if self._digest is None:
+            return None
+        return _crypto.mac(self._digest, _crypto.context(fid, text)).hex()[:32]
+
+
+# -- the event a command produces ---------------------------------------------------------
+
+
+@dataclass(slots=True)
+class Event:
+    """What one command did, gathered while it runs, before it becomes a record."""
+
+    command: str
+    user: UserAuditKey | None = None
+    session: str | None = None
+    paths: list[str] | None = None
+    outcome: str = "ok"
+    error: str | None = None
+    findings: dict[str, int] | None = None
+    before: str | None = None
+    after: str | None = None
+    key_version: int | None = None
+    details: dict[str, Any] | None = None
+
+    def fields(self) -> dict[str, Any]:
+        return {
+            "user": self.user.pseudonym if self.user else None,
+            "session": self.session,
+            "command": self.command,
+            "paths": self.user.seal_paths(self.paths) if self.user and self.paths else None,
+            "outcome": self.outcome,
+            "error": self.error,
+            "findings": dict(sorted(self.findings.items())) if self.findings else None,
+            "before": self.before,
+            "after": self.after,
+            "key_version": self.key_version,
+            "details": self.details,
+        }
+
+
+# -- structlog processors that build a record ---------------------------------------------
+
+_HOST = socket.gethostname()
+
+
+def _stamp(_: Any, __: str, event: MutableMapping[str, Any]) -> MutableMapping[str, Any]:
+    event["time"] = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    return event
+
+
+def _origin(_: Any, __: str, event: MutableMapping[str, Any]) -> MutableMapping[str, Any]:
+    event["uid"] = os.getuid()
+    event["pid"] = os.getpid()
+    event["host"] = _HOST
+    return event
+
+
+def _to_chain(_: Any, __: str, event: MutableMapping[str, Any]) -> MutableMapping[str, Any]:
+    event.pop("event", None)  # structlog's positional message: the command, already a field
+    return {"fields": dict(event)}
+
+
+@dataclass(frozen=True, slots=True)
+class Tail:
+    """The newest record of the log, as an appender needs it."""
+
+    segment: int
+    size: int
+    seq: int
+    hash: str
+    txn: bool
+
+
+class AuditLog:
+    """The appender: one per open vault, shared by its memory tools."""
+
+    def __init__(
+        self,
+        home: Path,
+        keys: AuditKeys,
+        store: Store,
+        *,
+        durable: bool = True,
+        segment_bytes: int | None = None,
+    ) -> None:
+        self.directory = home / DIR_NAME
+        self.keys = keys
+        self._store = store
+        self._durable = durable
+        self.segment_bytes = (
+            segment_bytes if segment_bytes is not None else segment_bytes_from_env()
+        )
+        self._genesis = genesis(keys.vault_id)
+        try:
+            self.directory.mkdir(mode=0o700, exist_ok=True)
+            self._lock_fd = os.open(
+                self.directory / LOCK_NAME,
+                os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC,
+                0o600,
+            )
+        except OSError as exc:
+            raise AuditError(
+                f"cannot open the audit log in {self.directory}: {exc.strerror}",
+                hint="check permissions and free space on the home",
+            ) from None
+        self._fd: int | None = None
+        self._segment = 0
+        self._tail: Tail | None = None
+        self._locked = False
+        self._holding = 0  # > 0: a write transaction holds the lock until it ends
+        self._txn_seq = 0  # the record a held write transaction appended
+        self._known_head = 0
+        self._emit = structlog.wrap_logger(
+            self,
+            wrapper_class=structlog.BoundLogger,
+            processors=[_stamp, _origin, _to_chain],
+            context_class=dict,
+            cache_logger_on_first_use=False,
+        )
+
+    def close(self) -> None:
+        with suppress(OSError):
+            if self._fd is not None:
+                os.close(self._fd)
+            os.close(self._lock_fd)
+        self._fd = None
+
+    # -- recording ---------------------------------------------------------------------
+
+    def record(self, event: Event, *, txn: bool = False) -> int:
+        """Append the record of ``event``; returns its sequence number.
+
+        ``txn=True``: the caller is inside a store write transaction (entered
+        within :meth:`holding`), whose commit makes the record durable and
+        anchors it. Raises :class:`AuditError` if the record cannot be written.
+        """
+        seq: int = self._emit.msg(event.command, **event.fields(), txn=txn)
+        return seq
+
+    def msg(self, fields: dict[str, Any]) -> int:
+        """The end of the structlog chain: number, chain, MAC and append one record."""
+        txn = bool(fields.get("txn"))
+        if txn and not self._holding:
+            raise AuditError("a write command's record must be appended within holding()")
+        self._acquire()
+        try:
+            tail = self._resolve_tail()
+            line = self._seal_line(fields, tail.seq + 1, tail.hash)
+            if txn:
+                self._cover(tail, line)
+            self._write(line, tail)
+            if txn:
+                self._txn_seq = tail.seq + 1
+                self._store.set_meta("audit_head", f"{tail.seq + 1}:{line_hash(line)}".encode())
+                self._known_head = tail.seq + 1
+            return tail.seq + 1
+        finally:
+            if not self._holding:
+                self._release()
+
+    def _seal_line(self, fields: Mapping[str, Any], seq: int, prev: str) -> bytes:
+        record = {name: fields.get(name) for name in FIELDS}
+        record["v"] = SCHEMA_VERSION
+        record["seq"] = seq
+        record["prev"] = prev
+        record["txn"] = bool(fields.get("txn"))
+        body = json.dumps(record, ensure_ascii=True, separators=(",", ":")).encode()
+        mac = self.keys.mac(body)
+        return body[:-1] + b',"mac":"' + mac.encode() + b'"}'
+
+    @contextmanager
+    def holding(self) -> Iterator[None]:
+        """Around a write transaction: the lock a record takes inside it is kept
+        until the transaction has ended, so no other record can follow one whose
+        change is not yet committed. If the transaction did not commit after its
+        record was appended, a ``not_applied`` record follows it."""
+        self._holding += 1
+        self._txn_seq = 0
+        failed: BaseException | None = None
+        try:
+            yield
+        except BaseException as exc:
+            failed = exc
+            raise
+        finally:
+            self._holding -= 1
+            appended, self._txn_seq = self._txn_seq, 0
+            try:
+                if failed is not None and appended and self._locked:
+                    self._not_applied(appended, "rolled_back")
+            finally:
+                if not self._holding:
+                    self._release()
+
+    def _not_applied(self, seq: int, why: str) -> None:
+        """Record that record ``seq`` names a change that was never committed."""
+        tail = self._resolve_tail()
+        fields = dict(_origin(None, "", _stamp(None, "", {})))
+        fields.update(command="audit.not_applied", outcome="not_applied", error=why, ref=seq)
+        self._write(self._seal_line(fields, tail.seq + 1, tail.hash), tail)
+
+    # -- the anchor in the store ---------------------------------------------------------
+
+    def store_head(self) -> tuple[int, str]:
+        raw = self._store.get_meta("audit_head")
+        if raw is None:
+            return 0, self._genesis
+        try:
+            seq_text, digest = raw.decode("ascii").split(":")
+            return int(seq_text), digest
+        except (UnicodeDecodeError, ValueError):
+            raise IntegrityError(
+                "the store's audit anchor is damaged",
+                hint="run `memvault audit verify`; restore the home from a backup",
+            ) from None
+
+    def _cover(self, tail: Tail, line: bytes) -> None:
+        """Inside a write transaction: make every line up to this one durable with the
+        store's commit, by keeping a copy in the store of each line the log file
+        may not have on disk yet (from the last sync on)."""
+        if not self._durable:
+            return  # nothing is synced in this mode: the store's commit is not either
+        synced_raw = self._store.get_meta("audit_synced")
+        synced = int(synced_raw) if synced_raw else 0
+        covered = max(synced, self._store.last_pending())
+        found: list[tuple[int, bytes]] | None = []
+        if tail.seq > covered:
+            found = self._recent_lines(covered)
+        if found is None or covered + len(found) != tail.seq or tail.seq - synced >= PENDING_LIMIT:
+            self._sync_file()  # everything up to the tail; this record's line is in the store
+            self._store.set_meta("audit_synced", str(tail.seq).encode())
+            self._store.clear_pending(tail.seq)
+            found = []
+        self._store.add_pending([*found, (tail.seq + 1, line)])
+
+    def _recent_lines(self, after: int) -> list[tuple[int, bytes]] | None:
+        """The lines of the current segment with a sequence number above ``after``,
+        read back from its end; None if they are not all in its last 256 KiB."""
+        assert self._fd is not None
+        size = os.fstat(self._fd).st_size
+        start = max(0, size - (256 << 10))
+        data = os.pread(self._fd, size - start, start)
+        lines = data.split(b"\n")[:-1]
+        out: list[tuple[int, bytes]] = []
+        for raw in reversed(lines if start == 0 else lines[1:]):
+            seq = _seq_of(raw)
+            if seq is None:
+                return None
+            if seq <= after:
+                return list(reversed(out))
+            out.append((seq, raw))
+        return list(reversed(out)) if start == 0 and self._segment == 1 else None
+
+    def anchor(self) -> None:
+        """Bring the store's anchor up to the log's newest record (and sync the log)."""
+        try:
+            with self._store.transaction(write=True, action="anchoring the audit log"):
+                self._acquire()
+                try:
+                    tail = self._resolve_tail()
+                    head, _ = self.store_head()
+                    if tail.seq > head:
+                        self._sync_file()
+                        self._store.set_meta("audit_head", f"{tail.seq}:{tail.hash}".encode())
+                        self._store.set_meta("audit_synced", str(tail.seq).encode())
+                        self._store.clear_pending(tail.seq)
+                    self._known_head = max(head, tail.seq)
+                finally:
+                    self._release()
+        except VaultError as exc:
+            _oplog.warning("audit_anchor_failed", error=type(exc).__name__)
+
+    def maybe_anchor(self) -> None:
+        tail = self._tail
+        if tail is not None and tail.seq - self._known_head >= ANCHOR_EVERY:
+            self.anchor()
+
+    # -- the log's lock, its tail, and appending ------------------------------------------
+
+    def _acquire(self) -> None:
+        if self._locked:
+            return
+        deadline = time.monotonic() + LOCK_SECONDS
+        while True:
+            try:
+                fcntl.flock(self._lock_fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    raise AuditError(
+                        f"the audit log stayed locked by another process for {LOCK_SECONDS:.0f}s",
+                        hint="a memvault process may be hung; nothing was changed",
+                    ) from None
+                time.sleep(0.0005)
+            except OSError as exc:
+                raise _os_error(exc, "locking the audit log") from None
+        self._locked = True
+
+    def _release(self) -> None:
+        if self._locked:
+            self._locked = False
+            with suppress(OSError):
+                fcntl.flock(self._lock_fd, fcntl.LOCK_UN)
+
+    def _resolve_tail(self) -> Tail:
+        """The newest record, re-read only if another process appended since we looked.
+
+        A record at the tail that was appended in a write transaction of a
+        process that then died is confirmed against the store's anchor; a
+        record the store never committed gets its ``not_applied`` record here.
+        """
+        try:
+            if self._fd is None or os.path.exists(segment_path(self.directory, self._segment + 1)):
+                self._open_newest()
+            assert self._fd is not None
+            size = os.fstat(self._fd).st_size
+        except OSError as exc:
+            raise _os_error(exc, "reading the audit log") from None
+        tail = self._tail
+        if tail is not None and tail.segment == self._segment and tail.size == size:
+            return tail
+        tail = self._read_tail(size)
+        self._tail = tail
+        if tail.txn and tail.seq > self._known_head and tail.seq != self._txn_seq:
+            head, _ = self.store_head()
+            self._known_head = head
+            if tail.seq > head:
+                self._not_applied(tail.seq, "interrupted")
+                return self._resolve_tail()
+        return tail
+
+    def _open_newest(self) -> None:
+        numbers = sorted(
+            int(m.group(1))
+            for name in os.listdir(self.directory)
+            if (m := SEGMENT_NAME.fullmatch(name))
+        )
+        number = numbers[-1] if numbers else 1
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+        self._fd = os.open(
+            segment_path(self.directory, number),
+            os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC,
+            0o600,
+        )
+        self._segment = number
+        self._tail = None
+
+    def _read_tail(self, size: int) -> Tail:
+        assert self._fd is not None
+        if size == 0:
+            if self._segment <= 1:
+                return Tail(self._segment, 0, 0, self._genesis, False)
+            prev = last_record(segment_path(self.directory, self._segment - 1))
+            if prev is None:
+                raise IntegrityError(
+                    f"the audit log's segment {self._segment - 1} is missing or empty",
+                    hint="run `memvault audit verify`; restore audit/ from a backup",
+                )
+            return Tail(self._segment, 0, prev[0], prev[1], False)
+        start = max(0, size - 65536)
+        data = os.pread(self._fd, size - start, start)
+        if not data.endswith(b"\n"):
+            data = self._repair_torn(data, start)
+            size = start + len(data)
+        lines = data.split(b"\n")[:-1]
+        if start > 0:
+            lines = lines[1:]
+        if not lines:
+            raise IntegrityError(
+                "the audit log's last record could not be found",
+                hint="run `memvault audit verify`; restore audit/ from a backup",
+            )
+        last = lines[-1]
+        try:
+            record = json.loads(last)
+            seq = int(record["seq"])
+            txn = bool(record.get("txn"))
+        except (ValueError, KeyError, TypeError):
+            raise IntegrityError(
+                "the audit log's last record is damaged, so no record can follow it",
+                hint="run `memvault audit verify`; restore audit/ from a backup",
+            ) from None
+        return Tail(self._segment, size, seq, line_hash(last), txn)
+
+    def _repair_torn(self, data: bytes, start: int) -> bytes:
+        """A crash mid-append can leave a partial last line; it never held a whole
+        record, so it is cut off (and logged) before anything follows it."""
+        assert self._fd is not None
+        keep = data.rfind(b"\n") + 1
+        os.ftruncate(self._fd, start + keep)
+        _oplog.warning("audit_torn_tail_removed", segment=self._segment, bytes=len(data) - keep)
+        return data[:keep]
+
+    def _write(self, line: bytes, tail: Tail) -> None:
+        assert self._fd is not None
+        data = line + b"\n"
+        try:
+            if tail.size and tail.size + len(data) > self.segment_bytes:
+                self._roll()
+                tail = Tail(self._segment, 0, tail.seq, tail.hash, tail.txn)
+            written = os.write(self._fd, data)
+            if written != len(data):
+                # A short write leaves a partial line: cut it off so the log stays whole.
+                os.ftruncate(self._fd, tail.size)
+                raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        except OSError as exc:
+            raise _os_error(exc, "writing the audit log") from None
+        seq = _seq_of(line) or tail.seq + 1
+        self._tail = Tail(
+            self._segment, tail.size + len(data), seq, line_hash(line), b'"txn":true' in line
+        )
+
+    def _roll(self) -> None:
+        """Start the next segment; the chain runs on across files."""
+        assert self._fd is not None
+        if self._durable:
+            os.fsync(self._fd)
+        number = self._segment + 1
+        fd = os.open(
+            segment_path(self.directory, number),
+            os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC,
+            0o600,
+        )
+        os.close(self._fd)
+        self._fd, self._segment = fd, number
+        if self._durable:
+            _fsync_dir(self.directory)
+
+    def _sync_file(self) -> None:
+        if self._durable and self._fd is not None:
+            try:
+                os.fdatasync(self._fd)
+            except OSError as exc:
+                raise _os_error(exc, "syncing the audit log") from None
+
+    # -- opening: restore what a crash lost, and cross-check with the store ----------------
+
+    def recover(self) -> list[str]:
+        """At open: re-append lines the store holds and the log lost; return problems.
+
+        Runs in a store write transaction (store lock, then log lock: the order
+        every appender takes them in).
+        """
+        with self._store.transaction(write=True, action="checking the audit log"):
+            self._acquire()
+            try:
+                tail = self._resolve_tail()
+                restored = 0
+                for seq, line in self._store.pending_records():
+                    if seq <= tail.seq:
+                        continue
+                    record_prev = _prev_of(line)
+                    if seq != tail.seq + 1 or record_prev != tail.hash:
+                        break
+                    self._write(line, tail)
+                    tail = self._resolve_tail()
+                    restored += 1
+                if restored:
+                    self._sync_file()
+                    _oplog.warning("audit_records_restored", count=restored)
+                return self._anchor_problems(tail)
+            finally:
+                self._release()
+
+    def _anchor_problems(self, tail: Tail) -> list[str]:
+        head, digest = self.store_head()
+        self._known_head = head
+        if head == 0:
+            return []
+        if tail.seq < head:
+            return [
+                f"the audit log ends at record {tail.seq}, but the store recorded record "
+                f"{head}: the newest records were removed (or the store is newer than the log)"
+            ]
+        found = find_record(self.directory, head)
+        if found is None:
+            return [f"the audit log lacks record {head}, which the store recorded"]
+        if line_hash(found) != digest:
+            return [
+                f"audit record {head} is not the one the store recorded: the log was "
+                "rewritten, or the store was restored from another copy"
+            ]
+        return []
+
+
+# -- reading the log ---------------------------------------------------------------------
+
+
+def _seq_of(line: bytes) -> int | None:
+    """The sequence number of a line, read without parsing the whole record."""
+    at = line.find(b',"seq":')
+    if at < 0:
+        return None
+    end = line.find(b",", at + 7)
+    try:
+        return int(line[at + 7 : end])
+    except ValueError:
+        return None
+
+
+def _prev_of(line: bytes) -> str | None:
+    at = line.find(b',"prev":"')
+    return None if at < 0 else line[at + 9 : at + 73].decode("ascii", "replace")
+
+
+def segments(directory: Path) -> list[tuple[int, Path]]:
+    """The log's segment files, in order."""
+    try:
+        names = os.listdir(directory)
+    except FileNotFoundError:
+        return []
+    found = [
+        (int(m.group(1)), directory / name) for name in names if (m := SEGMENT_NAME.fullmatch(name))
+    ]
+    return sorted(found)
+
+
+def last_record(path: Path) -> tuple[int, str] | None:
+    """(seq, hash) of a segment's last record, or None."""
+    try:
+        with open(path, "rb") as handle:
+            handle.seek(0, os.SEEK_END)
+            size = handle.tell()
+            handle.seek(max(0, size - 65536))
+            data = handle.read()
+    except OSError:
+        return None
+    lines = [line for line in data.split(b"\n") if line]
+    if not lines:
+        return None
+    seq = _seq_of(lines[-1])
+    return None if seq is None else (seq, line_hash(lines[-1]))
+
+
+def find_record(directory: Path, seq: int) -> bytes | None:
+    """The line of record ``seq``, searched from the end of the log backwards."""
+    chunk = 1 << 20
+    for _, path in reversed(segments(directory)):
+        try:
+            with open(path, "rb") as handle:
+                end = handle.seek(0, os.SEEK_END)
+                carry = b""
+                while end > 0:
+                    start = max(0, end - chunk)
+                    handle.seek(start)
+                    lines = (handle.read(end - start) + carry).split(b"\n")
+                    carry = lines.pop(0) if start > 0 else b""
+                    for line in reversed(lines):
+                        found = _seq_of(line) if line else None
+                        if found == seq:
+                            return line
+                        if found is not None and found < seq:
+                            return None
+                    end = start
+        except OSError:
+            return None
+    return None
+
+
+def _os_error(exc: OSError, action: str) -> AuditError:
+    reason = {
+        errno.ENOSPC: "the disk is full",
+        errno.EDQUOT: "the disk quota is exceeded",
+        errno.EROFS: "the file system is read-only",
+        errno.EACCES: "permission denied",
+        errno.EPERM: "operation not permitted",
+        errno.EIO: "an I/O error occurred",
+    }.get(exc.errno or 0, exc.strerror or "an operating system error occurred")
+    return AuditError(
+        f"the audit log could not be written ({reason}) while {action}",
+        hint="free space or fix permissions on <home>/audit; the command was refused and "
+        "nothing was changed",
+    )
+
+
+def _fsync_dir(directory: Path) -> None:
+    fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
