@@ -331,6 +331,7 @@ class AuditLog:
         self._holding = 0  # > 0: a write transaction holds the lock until it ends
         self._txn_seq = 0  # the record a held write transaction appended
         self._known_head = 0
+        self.read_only = False  # opened for verification: nothing may be appended
         self._emit = structlog.wrap_logger(
             self,
             wrapper_class=structlog.BoundLogger,
@@ -361,6 +362,8 @@ class AuditLog:
     def msg(self, fields: dict[str, Any]) -> int:
         """The end of the structlog chain: number, chain, MAC and append one record."""
         txn = bool(fields.get("txn"))
+        if self.read_only:
+            raise AuditError("the audit log was opened for verification only")
         if txn and not self._holding:
             raise AuditError("a write command's record must be appended within holding()")
         self._acquire()
@@ -435,6 +438,11 @@ class AuditLog:
                 hint="run `memvault audit verify`; restore the home from a backup",
             ) from None
 
+    def pending(self) -> list[int]:
+        """Sequence numbers of the log lines the store keeps copies of."""
+        with self._store.transaction(write=False, action="reading the audit anchor"):
+            return [seq for seq, _ in self._store.pending_records()]
+
     def _cover(self, tail: Tail, line: bytes) -> None:
         """Inside a write transaction: make every line up to this one durable with the
         store's commit, by keeping a copy in the store of each line the log file
@@ -490,6 +498,16 @@ class AuditLog:
                     self._release()
         except VaultError as exc:
             _oplog.warning("audit_anchor_failed", error=type(exc).__name__)
+
+    def head(self) -> tuple[int, str]:
+        """(seq, hash) of the newest record, as the next record's ``prev`` would be."""
+        self._acquire()
+        try:
+            tail = self._resolve_tail()
+            return tail.seq, tail.hash
+        finally:
+            if not self._holding:
+                self._release()
 
     def maybe_anchor(self) -> None:
         tail = self._tail

@@ -14,10 +14,11 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 from anthropic.lib.tools import ToolError
 
+from . import _audit_cli as audit_cli
 from ._errors import UsageError, VaultError
 from ._policy import load as load_policy
 from ._tool import MemoryTool
@@ -104,6 +105,7 @@ def _parser() -> argparse.ArgumentParser:
         "line and problem that make it invalid.",
     )
     check.add_argument("policy_file", metavar="P", help="a built-in policy name or a .toml file")
+    audit_cli.add_parsers(commands)
     return parser
 
 
@@ -111,8 +113,12 @@ def _home(args: argparse.Namespace) -> str:
     return str(args.home or os.environ.get(ENV_HOME) or DEFAULT_HOME)
 
 
+def _vault_options(args: argparse.Namespace) -> dict[str, Any]:
+    return {"home": _home(args), "master_key_file": args.master_key_file, "policy": args.policy}
+
+
 def _open(args: argparse.Namespace) -> Vault:
-    return Vault.open(_home(args), master_key_file=args.master_key_file, policy=args.policy)
+    return Vault.open(**_vault_options(args))
 
 
 def _cmd_init(args: argparse.Namespace, out: IO[str]) -> int:
@@ -191,7 +197,12 @@ def _cmd_policy(args: argparse.Namespace, out: IO[str]) -> int:
     return EXIT_OK
 
 
+def _cmd_audit(args: argparse.Namespace, out: IO[str]) -> int:
+    return audit_cli.run(args, _vault_options(args), out)
+
+
 _COMMANDS = {
+    "audit": _cmd_audit,
     "init": _cmd_init,
     "exec": _cmd_exec,
     "demo": _cmd_demo,

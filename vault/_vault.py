@@ -113,9 +113,9 @@ class Vault:
         policy: str | os.PathLike[str] | None = None,
         audit_problems: list[str] | None = None,
     ) -> Vault:
-        """:meth:`open`, for the audit commands: with ``audit_problems`` (a list), a
-        disagreement between the store and the audit log is added to it instead of
-        refusing the open, so that ``audit verify`` can report it."""
+        """:meth:`open`, for the audit commands: with ``audit_problems`` (a list), the
+        log is neither repaired nor cross-checked at open (``audit verify`` does that
+        and reports what it finds), and nothing is added to it."""
         if durability not in ("full", "normal"):
             raise UsageError("durability must be 'full' or 'normal'")
         if (
@@ -142,15 +142,16 @@ class Vault:
                 store, home_path, master_key_file
             )
             audit = AuditLog(home_path, audit_keys, store, durable=durability == "full")
-            problems = audit.recover()
-            if problems and audit_problems is None:
-                raise IntegrityError(
-                    f"the audit log and the store disagree: {problems[0]}",
-                    hint="run `memvault audit verify` for the details; restore the home "
-                    "(database and audit/) from a backup",
-                )
-            if audit_problems is not None:
-                audit_problems.extend(problems)
+            if audit_problems is None:
+                problems = audit.recover()
+                if problems:
+                    raise IntegrityError(
+                        f"the audit log and the store disagree: {problems[0]}",
+                        hint="run `memvault audit verify` for the details; restore the home "
+                        "(database and audit/) from a backup",
+                    )
+            else:
+                audit.read_only = True
             vault = cls(
                 home_path,
                 store,
@@ -159,9 +160,10 @@ class Vault:
                 key_source,
                 audit,
             )
-            if created:
-                vault.record_operation("vault.create", details={"vault": master.vault_id})
-            vault._note_policy(loaded.name, loaded.digest)
+            if audit_problems is None:
+                if created:
+                    vault.record_operation("vault.create", details={"vault": master.vault_id})
+                vault._note_policy(loaded.name, loaded.digest)
         except BaseException:
             if audit is not None:
                 audit.close()
@@ -210,6 +212,27 @@ class Vault:
     @property
     def audit(self) -> AuditLog:
         return self._audit
+
+    def audit_users(self) -> dict[str, tuple[str, UserAuditKey]]:
+        """Each user's log pseudonym, with their name and audit key (to open sealed paths).
+
+        An erased user is absent: their records keep the pseudonym, and their
+        paths stay sealed for good.
+        """
+        self._check_open()
+        out: dict[str, tuple[str, UserAuditKey]] = {}
+        with self._lock, self._store.transaction(write=False, action="reading the users"):
+            rows = self._store.audit_keys()
+        for token, sealed_name, wrapped in rows:
+            try:
+                name = self._master.open_user_name(sealed_name, token)
+                key = self._master.unwrap_audit_key(wrapped, token)
+            except IntegrityError:
+                _log.error("integrity_failure", command="open_audit_key")
+                continue
+            pseudonym = self._audit.keys.user(name)
+            out[pseudonym] = (name, UserAuditKey(key, pseudonym))
+        return out
 
     @staticmethod
     def _open_keys(
@@ -334,7 +357,8 @@ class Vault:
         if not self._closed:
             self._closed = True
             with self._lock:
-                self._audit.anchor()
+                if not self._audit.read_only:
+                    self._audit.anchor()
                 self._audit.close()
                 self._store.close()
 

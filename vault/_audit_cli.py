@@ -1,0 +1,158 @@
+"""The ``memvault audit`` commands: verify, checkpoint, show, stats, export."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+from pathlib import Path
+from typing import IO, Any
+
+from ._audit_verify import Report, make_checkpoint, read_checkpoint, verify
+from ._errors import IntegrityError, UsageError
+from ._vault import Vault
+
+EXIT_OK = 0
+
+
+def add_parsers(commands: Any) -> None:
+    """The ``audit`` command and its actions, on the CLI's subparsers."""
+    audit = commands.add_parser(
+        "audit",
+        help="review and verify the audit log",
+        description="Review, verify and anchor the vault's audit log (JSON Lines under "
+        "<home>/audit/).",
+    )
+    actions = audit.add_subparsers(dest="audit_command", metavar="ACTION")
+    actions.required = True
+    check = actions.add_parser(
+        "verify",
+        help="check that the log is intact",
+        description="Check every record's MAC and place in the chain, every segment, and the "
+        "store's anchor; with --checkpoint, also that the log extends a checkpoint saved "
+        "earlier. Exit 0 if intact, 1 naming the first bad record.",
+    )
+    check.add_argument("--checkpoint", metavar="FILE", help="a checkpoint from `audit checkpoint`")
+    check.add_argument("--json", action="store_true", help="print one JSON object")
+    point = actions.add_parser(
+        "checkpoint",
+        help="print a signed checkpoint of the log, to keep off this machine",
+        description="Sign (Ed25519) the log's size and head hash with a key derived from the "
+        "master key, and print it as JSON. Keep it away from this machine; `audit verify "
+        "--checkpoint FILE` later proves the log still extends it.",
+    )
+    point.add_argument("--out", metavar="FILE", help="write it to FILE (default: stdout)")
+
+
+def run(args: argparse.Namespace, vault_options: dict[str, Any], out: IO[str]) -> int:
+    action = args.audit_command
+    if action == "verify":
+        return _verify(args, vault_options, out)
+    if action == "checkpoint":
+        return _checkpoint(args, vault_options, out)
+    raise UsageError(f"unknown audit action {action!r}")
+
+
+def _verify(args: argparse.Namespace, options: dict[str, Any], out: IO[str]) -> int:
+    problems_at_open: list[str] = []
+    with Vault._open(**options, audit_problems=problems_at_open) as vault:
+        checkpoint = None
+        if args.checkpoint:
+            checkpoint = read_checkpoint(_read(args.checkpoint), vault.audit.keys, args.checkpoint)
+        report = verify(
+            vault.audit.directory,
+            vault.audit.keys,
+            anchor=vault.audit.store_head(),
+            pending=vault.audit.pending(),
+            checkpoint=checkpoint,
+        )
+    if report.intact:
+        # Recorded once the log is known to be intact: a damaged log takes no new record.
+        with Vault.open(**options) as vault:
+            vault.record_operation(
+                "audit.verify",
+                details={"records": report.records, "checkpoint": checkpoint is not None},
+            )
+    if args.json:
+        out.write(json.dumps(_report_json(report)) + "\n")
+    else:
+        out.write(_report_text(report))
+    if not report.intact:
+        raise IntegrityError(
+            f"the audit log failed verification: {report.problems[0]}",
+            hint="keep this home as evidence; compare with a backup and the last checkpoint",
+        )
+    return EXIT_OK
+
+
+def _report_text(report: Report) -> str:
+    lines = []
+    if report.intact:
+        lines.append(
+            f"audit log intact: {report.records:,} records in {report.segments} "
+            f"segment{'s' if report.segments != 1 else ''}"
+            + (f", the store's anchor at record {report.anchor:,}" if report.anchor else "")
+        )
+    else:
+        count = len(report.problems)
+        lines.append(
+            f"audit log DAMAGED: {count} problem{'s' if count != 1 else ''} in "
+            f"{report.records:,} readable records; the first bad place is listed first"
+        )
+        lines += [f"  {problem}" for problem in report.problems[:50]]
+        if count > 50:
+            lines.append(f"  ... and {count - 50} more")
+    lines += [f"note: {note}" for note in report.notes]
+    if report.checkpoint:
+        lines.append(f"checkpoint: {report.checkpoint}")
+    return "\n".join(lines) + "\n"
+
+
+def _report_json(report: Report) -> dict[str, Any]:
+    return {
+        "intact": report.intact,
+        "records": report.records,
+        "segments": report.segments,
+        "last_seq": report.last_seq,
+        "anchor": report.anchor,
+        "problems": [{"where": p.where, "seq": p.seq, "reason": p.reason} for p in report.problems],
+        "notes": report.notes,
+        "checkpoint": report.checkpoint,
+    }
+
+
+def _checkpoint(args: argparse.Namespace, options: dict[str, Any], out: IO[str]) -> int:
+    with Vault.open(**options) as vault:
+        vault.record_operation("audit.checkpoint", details={"out": bool(args.out)})
+        size, head = vault.audit.head()
+        text = json.dumps(make_checkpoint(vault.audit.keys, size, head), indent=2) + "\n"
+    if args.out:
+        _write_new(Path(args.out), text)
+        print(f"checkpoint of {size:,} records written to {args.out}", file=out)
+    else:
+        out.write(text)
+    return EXIT_OK
+
+
+def _read(path: str) -> str:
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) else "not UTF-8 text"
+        raise UsageError(f"cannot read {path}: {reason}") from None
+
+
+def _write_new(path: Path, text: str) -> None:
+    """Write a file that must not exist yet (a checkpoint is never overwritten)."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
+    except FileExistsError:
+        raise UsageError(
+            f"{path} already exists", hint="choose a new file name for each checkpoint"
+        ) from None
+    except OSError as exc:
+        raise UsageError(f"cannot write {path}: {exc.strerror}") from None
+    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        handle.write(text)
+        handle.flush()
+        os.fsync(handle.fileno())
