@@ -79,6 +79,15 @@ def notes_of(text: str, size: int, limit: int) -> list[str]:
     return out
 
 
+def without_values(sample: dict) -> str:
+    """A corpus note with every value that must go taken out: the same formats, languages
+    and look-alikes, as most notes an agent writes (they hold no secret at all)."""
+    text = sample["text"]
+    for value in sorted((g["value"] for g in sample["must_go"]), key=len, reverse=True):
+        text = text.replace(value, "n/a")
+    return text
+
+
 def throughput(
     run: Callable[[str], object], texts: list[str], repeats: int, size: int = 0
 ) -> float:
@@ -208,9 +217,15 @@ def main(argv: list[str] | None = None) -> int:
         return red.apply(text, pseudonym)
 
     mv(whole)  # warm up
+    plain = [without_values(s) for s in samples]
     rows = {
         "whole corpus": (throughput(mv, [whole], repeats), None),
         "mixed notes": (throughput(mv, texts, repeats), None),
+        "plain notes": (throughput(mv, plain, repeats), None),
+        "plain + mixed, 1:1": (
+            throughput(mv, [t for pair in zip(plain, texts, strict=True) for t in pair], repeats),
+            None,
+        ),
     }
     mv_lat = latencies(mv, notes)
 
@@ -237,7 +252,8 @@ def main(argv: list[str] | None = None) -> int:
         ratio = f"{mbps / other:>7.1f}x" if other else "      -"
         verdict = "OK" if mbps >= 20 and (other is None or mbps / other >= 20) else "UNDER"
         ds_text = f"{other:>16.2f}" if other else f"{'-':>16}"
-        print(f"{name:<22}{mbps:>10.2f}{ds_text}{ratio}  >= 20 MB/s, >= 20x: {verdict}")
+        target = f"  >= 20 MB/s, >= 20x: {verdict}" if name != "plain notes" else ""
+        print(f"{name:<22}{mbps:>10.2f}{ds_text}{ratio}{target}")
     print(f"\n{'added latency, 2 KB note':<26}{'median us':>10}{'p99 us':>10}  target")
     verdict = "OK" if mv_lat[0] <= 100 else "OVER"
     print(

@@ -15,6 +15,7 @@ import bisect
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import re2
 
@@ -90,36 +91,34 @@ class Redactor:
         allow_patterns: Sequence[str] = (),
     ) -> None:
         self._rules = list(rules)
-        self._compiled = []
-        # The combined pass holds every pattern in one DFA; with less room than this its
-        # state cache thrashes on varied (multilingual) text and a 2 KB note costs
-        # milliseconds instead of ~150 us. The cache grows only as far as text needs.
-        self._set = re2.Set.SearchSet(_options(max_mem=256 << 20))
+        self._compiled: list[tuple[Matcher, int]] = []
+        by_keywords: list[int] = []
+        by_pattern: dict[str, list[int]] = {}
         for index, configured in enumerate(self._rules):
+            rule = configured.rule
             # Matching runs on the UTF-8 bytes of the text, encoded once per scan:
             # the binding would otherwise encode the whole text on every call.
-            pattern = configured.rule.pattern.encode()
             try:
-                compiled = re2.compile(pattern, _options())
-                added = self._set.Add(pattern)
+                compiled = re2.compile(rule.pattern.encode(), _options())
             except re2.error as exc:
                 raise ConfigurationError(
-                    f"detector {configured.rule.name}: its pattern is not valid RE2 "
-                    f"({re2_message(exc)})"
+                    f"detector {rule.name}: its pattern is not valid RE2 ({re2_message(exc)})"
                 ) from None
-            if added != index:
-                raise ConfigurationError(f"detector {configured.rule.name}: could not be added")
             groups = compiled.groupindex
-            self._compiled.append((compiled, groups.get("value", groups.get(b"value", 0))))
-        # A canary every non-empty text matches: if the combined pass ever fails (RE2
-        # out of DFA memory returns "no match"), its absence sends every rule to run.
-        self._canary = self._set.Add(rb"(?s).")
-        try:
-            self._set.Compile()
-        except re2.error as exc:
-            raise ConfigurationError(
-                f"the detectors' patterns could not be compiled together ({re2_message(exc)})"
-            ) from None
+            self._compiled.append(
+                (_matcher(compiled), groups.get("value", groups.get(b"value", 0)))
+            )
+            if rule.gate == "keywords" and rule.keywords:
+                by_keywords.append(index)
+            else:
+                by_pattern.setdefault(rule.gate or rule.category, []).append(index)
+        # Rules whose keywords the first pass has already found need not look again.
+        self._keyword_gated = frozenset(by_keywords)
+        groups = ([by_keywords] if by_keywords else []) + list(by_pattern.values())
+        budget = _SET_MEMORY // max(1, len(groups))
+        self._gates = [
+            _Gate(self._rules, group, budget, keywords=group is by_keywords) for group in groups
+        ]
         self._allow_exact = allow_exact
         self._allow = (
             re2.compile("|".join(f"(?:{p})" for p in allow_patterns), _options())
@@ -136,31 +135,35 @@ class Redactor:
         if not self._rules or not text:
             return []
         data = text.encode()
-        hits = self._set.Match(data) or []
-        if self._canary not in hits:
-            hits = list(range(len(self._rules)))  # the fast pass failed: run every rule
-        elif len(hits) == 1:
-            return []
-        offsets = _Offsets(text, data)
         lowered = text.lower()
+        lowered_data = lowered.encode() if self._keyword_gated else b""
+        hits: list[int] = []
+        for gate in self._gates:
+            hits += gate.run(data, lowered_data)
+        if not hits:
+            return []
+        hits.sort()  # rule order, so that ties between findings resolve as the policy lists them
+        offsets = _Offsets(text, data)
         markers = [m.span() for m in MARKER.finditer(text)] if "[" in text else []
         found: list[tuple[int, int, int, Finding]] = []
         for index in hits:
-            if index == self._canary:
-                continue
             configured = self._rules[index]
             rule = configured.rule
-            if rule.keywords and not any(k in lowered for k in rule.keywords):
+            if (
+                rule.keywords
+                and index not in self._keyword_gated
+                and not any(k in lowered for k in rule.keywords)
+            ):
                 continue
-            compiled, group = self._compiled[index]
-            pos = 0
-            while pos <= len(data):
-                match = compiled.search(data, pos)
-                if match is None:
+            match, group = self._compiled[index]
+            pos, size = 0, len(data)
+            while pos <= size:
+                spans = match(_UNANCHORED, data, pos, size)
+                m_start, m_end = spans[0]
+                if m_start < 0:
                     break
-                m_start, m_end = match.span()
-                pos = max(m_end, m_start + 1)
-                b_start, b_end = match.span(group)
+                pos = m_end if m_end > m_start else m_start + 1
+                b_start, b_end = spans[group]
                 if b_start < 0 or b_start == b_end:
                     continue
                 start, end = offsets.char(b_start), offsets.char(b_end)
@@ -185,12 +188,12 @@ class Redactor:
             return False
         if value in self._allow_exact or (self._allow and self._allow.fullmatch(value)):
             return False
-        if rule.min_entropy and shannon_entropy(value) < rule.min_entropy:
-            return False
         if rule.context:
             window = lowered[max(0, start - rule.window) : end]
             if not any(word in window for word in rule.context):
                 return False
+        if rule.min_entropy and shannon_entropy(value) < rule.min_entropy:
+            return False
         return rule.validator is None or rule.validator(value)
 
     def apply(self, text: str, pseudonym: Pseudonymizer) -> Redacted:
@@ -248,18 +251,114 @@ def _normalize(value: str) -> str:
 
 
 class _Offsets:
-    """Byte offsets in the UTF-8 text, as character offsets in the str."""
+    """Byte offsets in the UTF-8 text, as character offsets in the str.
 
-    __slots__ = ("_ascii", "_data")
+    A character offset is the number of characters that start before the byte, so
+    it is counted from the nearest checkpoint, never from the start of the text:
+    a long text with many findings costs linear time, not quadratic.
+    """
+
+    __slots__ = ("_ascii", "_data", "_marks")
 
     def __init__(self, text: str, data: bytes) -> None:
         self._ascii = len(text) == len(data)
         self._data = data
+        self._marks: list[int] = []
 
     def char(self, offset: int) -> int:
         if self._ascii:
             return offset
-        return len(self._data[:offset].decode("utf-8", "replace"))
+        if not self._marks:
+            self._marks = [0]
+            for at in range(0, len(self._data), _BLOCK):
+                chunk = self._data[at : at + _BLOCK]
+                self._marks.append(self._marks[-1] + len(chunk.translate(None, _CONTINUATION)))
+        block = offset // _BLOCK
+        start = block * _BLOCK
+        return self._marks[block] + len(self._data[start:offset].translate(None, _CONTINUATION))
+
+
+_BLOCK = 4096
+_CONTINUATION = bytes(range(0x80, 0xC0))  # UTF-8 bytes that continue a character
+
+
+class _Gate:
+    """One combined first pass: an RE2 set that tells which of its rules can match.
+
+    A set of patterns runs them all in one DFA; a set of keywords (matched in the
+    lower-cased text, as the rules' own keyword check does) runs a literal search.
+    """
+
+    __slots__ = ("_canary", "_keywords", "_rules", "_set")
+
+    def __init__(
+        self, rules: list[Configured], members: list[int], memory: int, *, keywords: bool = False
+    ) -> None:
+        self._set = re2.Set.SearchSet(_options(max_mem=memory))
+        self._keywords = keywords
+        self._rules = members
+        for at, index in enumerate(members):
+            rule = rules[index].rule
+            if keywords:
+                pattern = "|".join(re2.escape(word) for word in rule.keywords).encode()
+            else:
+                pattern = rule.pattern.encode()
+            try:
+                added = self._set.Add(pattern)
+            except re2.error as exc:
+                raise ConfigurationError(
+                    f"detector {rule.name}: its pattern is not valid RE2 ({re2_message(exc)})"
+                ) from None
+            if added != at:
+                raise ConfigurationError(f"detector {rule.name}: could not be added")
+        # A canary every non-empty text matches: if the pass ever fails (RE2 out of
+        # DFA memory returns "no match"), its absence sends every rule of the set to run.
+        self._canary = self._set.Add(rb"(?s).")
+        try:
+            self._set.Compile()
+        except re2.error as exc:
+            raise ConfigurationError(
+                f"the detectors' patterns could not be compiled together ({re2_message(exc)})"
+            ) from None
+
+    def run(self, data: bytes, lowered: bytes) -> list[int]:
+        """The indices (in the policy) of the rules that may match."""
+        hits = self._set.Match(lowered if self._keywords else data) or []
+        if self._canary not in hits:
+            return list(self._rules)
+        return [self._rules[at] for at in hits if at != self._canary]
+
+
+# What the first pass may hold in RE2 caches, shared by its sets. Patterns in one set
+# multiply each other's DFA states: a single set of every pattern needed all of this and
+# still rebuilt its cache on varied text, costing milliseconds per note; split into
+# groups, each set stays far below its share. Caches grow only as far as text needs.
+_SET_MEMORY = 256 << 20
+
+# A match gives the (start, end) byte span of every group; (-1, -1) when there is none.
+Spans = Sequence[tuple[int, int]]
+Matcher = Callable[[Any, bytes, int, int], Spans]
+
+_UNANCHORED: Any = getattr(
+    getattr(getattr(getattr(re2, "_re2", None), "RE2", None), "Anchor", None), "UNANCHORED", None
+)
+_NO_MATCH: Spans = ((-1, -1),)
+
+
+def _matcher(compiled: Any) -> Matcher:
+    """The binding's own match call, which hands back spans without building a match
+    object per candidate; the public ``search`` where the binding has no such call."""
+    raw: Any = getattr(getattr(compiled, "_regexp", None), "Match", None)
+    if _UNANCHORED is not None and callable(raw):
+        return raw  # type: ignore[no-any-return]
+
+    def search(anchor: Any, data: bytes, pos: int, end: int) -> Spans:
+        match = compiled.search(data, pos, end)
+        if match is None:
+            return _NO_MATCH
+        return [match.span(group) for group in range(compiled.groups + 1)]
+
+    return search
 
 
 def _resolve(found: list[tuple[int, int, int, Finding]]) -> list[Finding]:

@@ -65,6 +65,15 @@ class Rule:
     given, must occur within ``window`` characters before the match (or inside
     it). ``validator`` receives the value and returns False for a look-alike.
     ``min_entropy`` is a floor in bits per character of the value.
+
+    ``gate`` says how the filter's first pass decides whether the rule runs at all.
+    ``"keywords"`` looks for the keywords alone: cheap, and as selective as the
+    pattern where the keywords are distinctive prefixes (``ghp_``, ``xoxb-``). Any
+    other value names a group whose patterns are compiled into one RE2 set that
+    tells which of them match; patterns in one set multiply each other's DFA
+    states, so heavy patterns of unrelated shapes belong in different groups. The
+    default is the rule's category. The gate only saves work: it never decides
+    what is found.
     """
 
     name: str
@@ -78,6 +87,7 @@ class Rule:
     min_entropy: float = 0.0
     keep: int = 4  # characters kept at the end when the action is "mask"
     priority: int = 0  # the higher wins where findings overlap
+    gate: str = ""
     description: str = field(default="", compare=False)
 
 

@@ -152,6 +152,7 @@ RULES: tuple[Rule, ...] = (
         category="personal",
         pattern=_ADDRESS,
         priority=4,
+        gate="names",
         description="street addresses in US, UK, German, Dutch, French, Spanish, Italian, "
         "Portuguese, Indian, Russian, Chinese and Japanese forms, with postal codes",
     ),
@@ -162,6 +163,7 @@ RULES: tuple[Rule, ...] = (
         pattern=_PERSON,
         validator=v.person_name,
         priority=3,
+        gate="names",
         description="names after an honorific (Mr, Dr, Frau, Mme, Sr., г-н), a label "
         "('Patient:', 'Name:', '姓名：'), an introduction ('my name is') or a closing "
         "('Best regards,'), in Latin, Cyrillic, CJK, Hangul, Arabic and Devanagari script",
@@ -173,6 +175,7 @@ RULES: tuple[Rule, ...] = (
         pattern=_SUBJECT,
         validator=v.person_name,
         priority=3,
+        gate="names",
         description="names followed by a verb of contact ('Jane Doe called', 'X llamó', "
         "'X hat wegen', 'X ने')",
     ),

@@ -32,6 +32,7 @@ from ._rules import Rule
 from ._secret_checks import (
     _ASSIGN,
     _BARE,
+    _BARE_QUERY,
     _CREDENTIAL_NAMES,
     _PROSE_LINK,
     _PROSE_WORD,
@@ -137,6 +138,16 @@ RULES: tuple[Rule, ...] = (
         min_entropy=2.0,
     ),
     _token(
+        "password_query_parameter",
+        r"(?i)[?&]" + _PW_NAMES + r"=" + _BARE_QUERY,
+        "pass|pwd|pswd",
+        "passwords in URL query strings and key=value&... connection parameters",
+        kind="password",
+        validator=_bare,
+        priority=14,
+        min_entropy=2.0,
+    ),
+    _token(
         "password_assignment_quoted",
         r"(?i)\b" + _PW_NAMES + r"(?:[\"']\]?)?[ \t]*(?:=|:=|=>|:)[ \t]*" + _QUOTED,
         "pass|pwd|pswd",
@@ -145,6 +156,16 @@ RULES: tuple[Rule, ...] = (
         validator=_literal,
         priority=11,
         min_entropy=2.0,
+    ),
+    _token(
+        "secret_query_parameter",
+        r"(?i)[?&]" + _CREDENTIAL_NAMES + r"=" + _BARE_QUERY,
+        "secret|key|token|credential",
+        "secrets, tokens and api keys in URL query strings (high-entropy values only)",
+        kind="secret",
+        validator=_bare,
+        priority=14,
+        min_entropy=3.0,
     ),
     _token(
         "secret_assignment",

@@ -6,6 +6,8 @@ distinctive literal (``ghp_``, ``AKIA``, ``-----BEGIN``) or names its keywords.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ._rules import Rule
 from ._secret_checks import (
     _ASSIGN,
@@ -24,7 +26,7 @@ from ._secret_checks import (
     _token,
 )
 
-RULES: tuple[Rule, ...] = (
+_RULES: tuple[Rule, ...] = (
     # --- Private keys: blocked by the default policy, so every format shares one rule.
     _token(
         "private_key",
@@ -366,4 +368,10 @@ RULES: tuple[Rule, ...] = (
         priority=35,
         min_entropy=0.0,
     ),
+)
+
+# A provider's prefix is as rare as its tokens, so the first pass looks for the keywords
+# alone; the few shapes without a prefix share one small set of their own.
+RULES: tuple[Rule, ...] = tuple(
+    replace(rule, gate="keywords" if rule.keywords else "tokens") for rule in _RULES
 )

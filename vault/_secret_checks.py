@@ -51,12 +51,16 @@ _DUMMY_PREFIXES = (
 )  # fmt: skip
 _DUMMY_PARTS = (
     "...", "\u2026", "xxxx", "****", "example", "placeholder", "changeme", "not-a-real",
-    "notareal", "redacted", "{{", "}}", "%(", "%s", "os.environ", "getenv", "process.env",
+    "notareal", "redacted", "{{", "}}", "os.environ", "getenv", "process.env",
     "environ[", "env(", "env[", "env.", "secrets.", "vault(", "ssm:", "secretsmanager",
     "keyvault", "!ref", "!sub", "!vault", "lookup(", "var.", "input(", "getpass",
 )  # fmt: skip
 
-_DUMMY_PART = re.compile("|".join(re.escape(part) for part in _DUMMY_PARTS))
+# printf-style placeholders in full (``%(password)s``, a bare ``%s``): generated keys
+# contain ``%(`` and ``%s`` by chance, so those alone do not make a placeholder.
+_DUMMY_PART = re.compile(
+    "|".join(re.escape(part) for part in _DUMMY_PARTS) + r"|%\([a-z_][a-z0-9_]*\)[sdr]|^%[sdr]$"
+)
 _MASK = re.compile(r"[xX*#•._\-0]+")
 _DOTTED = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+(?:[(\[].*)?")
 _CALL = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*[(\[].*")
@@ -256,12 +260,18 @@ _CREDENTIAL_NAMES = (
     r"|github|gitlab|slack|npm|vault|discord|telegram)?[_. -]?token"
     r"|credentials?)"
 )
-# A bare value: no spaces or quotes; ``;`` ends it (connection strings), and so does
-# ``&`` where a query parameter (``&name=``) follows, but not where the password
-# itself contains one; a single trailing comma, colon or full stop belongs to the
-# sentence (``sk-ant-...`` is an elided placeholder, not ``sk-ant-`` and a full stop).
-# Brackets stay in: generated keys contain them.
+# A bare value: no spaces or quotes; ``;`` ends it (connection strings); a single
+# trailing comma, colon or full stop belongs to the sentence (``sk-ant-...`` is an
+# elided placeholder, not ``sk-ant-`` and a full stop). Brackets and ``&`` stay in:
+# generated keys contain them (``SECRET_KEY=q)ti3l&oqa14&1v3gvwi=$u5k``).
 _BARE = (
+    r"(?P<value>[^\s\"'`;<]*[^\s\"'`;<,.:])"
+    r"(?:[\s\"'`;<]|[,.:](?:[\s\"'`)\]}]|$)|$)"
+)
+# The same inside a query string (``?password=...&sslmode=require``): there ``&``
+# followed by a parameter (``&name=``) ends the value, but an ``&`` the value
+# itself contains does not.
+_BARE_QUERY = (
     r"(?P<value>[^\s\"'`;&<]*[^\s\"'`;&<,.:](?:&+(?:[A-Za-z0-9_.-]*[^\s\"'`;&<=A-Za-z0-9_.-]"
     r"[^\s\"'`;&<]*|[A-Za-z0-9_.-]*))*)"
     r"(?:[\s\"'`;<]|[,.:](?:[\s\"'`)\]}]|$)|&+[A-Za-z0-9_.-]+=|$)"

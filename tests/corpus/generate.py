@@ -1,6 +1,8 @@
 """Build the labeled corpus the redaction filter is measured on.
 
-    .venv/bin/python tests/corpus/generate.py        # writes tests/corpus/samples.jsonl
+    .venv/bin/python tests/corpus/generate.py            # writes tests/corpus/samples.jsonl
+    .venv/bin/python tests/corpus/generate.py --holdout  # prints a held-out variant
+    .venv/bin/python tests/corpus/generate.py --fresh    # prints a second, untuned one
 
 Each sample is a realistic agent note (chat transcript, config file, log, shell
 history, code, ticket, clinical, HR or CRM note, in one of several languages)
@@ -1585,26 +1587,83 @@ HOLDOUT_SECRET_FRAMES = {
 # fmt: on
 
 
-def build_holdout(count: int = 300) -> list[dict[str, object]]:
-    """A corpus in other words than samples.jsonl, for checking that detectors generalize."""
+# A second held-out variant, in words neither samples.jsonl nor the first held-out corpus
+# uses, with yet another seed (``--fresh``). It exists to be measured, not tuned on: a
+# detector changed because of what it shows makes it one more tuning set.
+
+# fmt: off
+FRESH_LABEL = {
+    "en": {"email": ["drop a line to", "inbox:", "cc'd at"], "phone": ["reach her on", "landline", "direct line:", "text her at"], "ssn": ["SSN on file", "soc. sec. #"], "card_number": ["charged to", "card on file", "Mastercard"], "iban": ["payout account", "refund to IBAN"], "ip_address": ["request came from", "login IP", "peer"], "date_of_birth": ["d.o.b.", "birth date", "born"], "passport": ["passport no:", "passport number is"], "street_address": ["lives at", "ship to:", "mailing address:"], "person_name": ["Customer:", "Mr.", "Ms.", "spoke with", "patient"]},
+    "de": {"email": ["Kontakt per Mail:", "E-Mail-Adresse:"], "phone": ["Telefonnummer:", "erreichbar unter", "Handynummer"], "ssn": ["SSN (USA)"], "card_number": ["Karte:", "Mastercard"], "iban": ["IBAN für die Erstattung:", "Konto"], "ip_address": ["Anmeldung von", "Client-IP"], "date_of_birth": ["Geburtsdatum", "geb. am"], "passport": ["Pass-Nr.", "Reisepass Nr."], "street_address": ["Anschrift", "wohnt in der"], "person_name": ["Patientin:", "Herr", "Frau", "Gespräch mit"]},
+    "fr": {"email": ["adresse mail :", "contact :"], "phone": ["numéro :", "tél. portable"], "ssn": ["numéro SSN"], "card_number": ["débité sur la carte", "Visa"], "iban": ["IBAN du client", "remboursement sur"], "ip_address": ["connecté depuis", "adresse IP :"], "date_of_birth": ["date de naissance", "née le"], "passport": ["passeport numéro", "n° de passeport"], "street_address": ["adresse :", "domicilié au"], "person_name": ["Patient :", "M.", "Mme", "entretien avec"]},
+    "es": {"email": ["correo electrónico:", "escríbele a"], "phone": ["tel. móvil", "número de contacto"], "ssn": ["SSN del cliente"], "card_number": ["cargado a la tarjeta", "Mastercard"], "iban": ["IBAN para el reembolso:", "cuenta"], "ip_address": ["acceso desde", "IP del cliente"], "date_of_birth": ["fecha de nacimiento", "nacida el"], "passport": ["pasaporte número", "nº de pasaporte"], "street_address": ["domicilio:", "dirección de envío:"], "person_name": ["Paciente:", "Sr.", "Sra.", "hablé con"]},
+    "pt": {"email": ["mande um e-mail para", "e-mail:"], "phone": ["telefone para contato", "celular:"], "ssn": ["SSN"], "card_number": ["cobrado no cartão", "Visa"], "iban": ["IBAN para estorno:", "conta"], "ip_address": ["acesso a partir de", "IP do cliente"], "date_of_birth": ["data de nascimento", "nascida em"], "passport": ["passaporte nº", "número do passaporte"], "street_address": ["endereço:", "mora na"], "person_name": ["Paciente:", "Sr.", "Sra.", "falei com"]},
+}
+FRESH_NAMES = {
+    "en": (["Harriet", "Oscar", "Phoebe", "Declan", "Mabel", "Silas"], ["Fairweather", "Holloway", "Pemberton", "Radcliffe", "Sutcliffe", "Yardley"]),
+    "de": (["Frieda", "Anton", "Hedwig", "Emil", "Liesel", "Bruno"], ["Hartmann", "Zimmermann", "Krüger", "Seidel", "Winkler", "Lorenz"]),
+    "fr": (["Margaux", "Clément", "Anaïs", "Rémi", "Capucine", "Étienne"], ["Fontaine", "Chevalier", "Gauthier", "Mercier", "Boyer", "Lemaire"]),
+    "es": (["Ximena", "Joaquín", "Lorena", "Íñigo", "Macarena", "Andrés"], ["Castillo", "Herrera", "Navarro", "Domínguez", "Ortega", "Serrano"]),
+    "pt": (["Letícia", "Vinícius", "Bianca", "Caio", "Renata", "Otávio"], ["Carvalho", "Almeida", "Ribeiro", "Gomes", "Martins", "Barbosa"]),
+}
+FRESH_STREETS = {
+    "en": lambda r: f"{r.randint(3, 4800)} {r.choice(['Birchwood', 'Hollis', 'Sycamore', 'Westbrook', 'Ashford'])} {r.choice(['Road', 'Avenue', 'Lane', 'Drive', 'Street'])}",
+    "de": lambda r: f"{r.choice(['Mozartstraße', 'Eichenweg', 'Marktplatz', 'Bergstraße', 'Talstraße'])} {r.randint(1, 140)}",
+    "fr": lambda r: f"{r.randint(1, 120)} {r.choice(['rue', 'avenue', 'boulevard'])} {r.choice(['Gambetta', 'de la République', 'des Écoles', 'Carnot'])}",
+    "es": lambda r: f"{r.choice(['Calle', 'Avenida', 'Paseo'])} {r.choice(['de Goya', 'Serrano', 'de Gracia', 'Colón'])} {r.randint(1, 180)}",
+    "pt": lambda r: f"{r.choice(['Rua', 'Avenida'])} {r.choice(['Bela Vista', 'dos Andradas', 'Marechal Deodoro', 'XV de Novembro'])}, {r.randint(1, 1900)}",
+}
+FRESH_SECRET_FRAMES = {
+    "en": ["Note to self: {label} = {v}\n", "rotated the {label} today, new one: {v}\n", "{label} (prod): {v}\n"],
+    "de": ["Notiz: {label} = {v}\n", "neuer {label} nach der Rotation: {v}\n", "{label} (Produktion): {v}\n"],
+    "fr": ["Note : {label} = {v}\n", "nouveau {label} après rotation : {v}\n", "{label} (prod) : {v}\n"],
+    "es": ["Nota: {label} = {v}\n", "nueva {label} tras la rotación: {v}\n", "{label} (producción): {v}\n"],
+    "pt": ["Nota: {label} = {v}\n", "nova {label} depois da rotação: {v}\n", "{label} (produção): {v}\n"],
+}
+# fmt: on
+
+
+def _build_variant(
+    seed: int,
+    count: int,
+    labels: dict[str, dict[str, list[str]]],
+    names: dict[str, tuple[list[str], list[str]]],
+    streets: dict[str, Callable[[random.Random], str]],
+    frames: dict[str, list[str]],
+) -> list[dict[str, object]]:
+    """A corpus built with other phrase tables in place of the main ones, in their languages."""
     saved = {
         name: dict(globals()[name])
         for name in ("PERSONAL_LABEL", "NAMES", "STREETS", "SECRET_FRAMES")
     }
     langs = LANGS
     try:
-        for lang in HOLDOUT_LABEL:
-            PERSONAL_LABEL[lang] = HOLDOUT_LABEL[lang]
-            NAMES[lang] = (HOLDOUT_NAMES[lang][0] * 2, HOLDOUT_NAMES[lang][1] * 2)
-            STREETS[lang] = HOLDOUT_STREETS[lang]
-            SECRET_FRAMES[lang] = HOLDOUT_SECRET_FRAMES[lang]
-        globals()["LANGS"] = tuple(HOLDOUT_LABEL)
-        return build(seed=SEED + 1, count=count)
+        for lang in labels:
+            PERSONAL_LABEL[lang] = labels[lang]
+            NAMES[lang] = (names[lang][0] * 2, names[lang][1] * 2)
+            STREETS[lang] = streets[lang]
+            SECRET_FRAMES[lang] = frames[lang]
+        globals()["LANGS"] = tuple(labels)
+        return build(seed=seed, count=count)
     finally:
         for name, table in saved.items():
             globals()[name].clear()
             globals()[name].update(table)
         globals()["LANGS"] = langs
+
+
+def build_holdout(count: int = 300) -> list[dict[str, object]]:
+    """A corpus in other words than samples.jsonl, for checking that detectors generalize."""
+    return _build_variant(
+        SEED + 1, count, HOLDOUT_LABEL, HOLDOUT_NAMES, HOLDOUT_STREETS, HOLDOUT_SECRET_FRAMES
+    )
+
+
+def build_fresh(count: int = 300) -> list[dict[str, object]]:
+    """A corpus in words and with a seed used nowhere else, kept out of any tuning."""
+    return _build_variant(
+        SEED + 7919, count, FRESH_LABEL, FRESH_NAMES, FRESH_STREETS, FRESH_SECRET_FRAMES
+    )
 
 
 # --- single values for property tests ------------------------------------------------------
@@ -1644,6 +1703,9 @@ def dump(samples: list[dict[str, object]]) -> str:
 def main() -> int:
     if sys.argv[1:] == ["--holdout"]:
         sys.stdout.write(dump(build_holdout()))
+        return 0
+    if sys.argv[1:] == ["--fresh"]:
+        sys.stdout.write(dump(build_fresh()))
         return 0
     samples = build()
     OUT.write_text(dump(samples), encoding="utf-8")
