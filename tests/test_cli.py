@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from anthropic.lib.tools import ToolError
 
 from vault import Vault
 from vault._cli import main
@@ -185,3 +186,62 @@ def test_python_dash_m_vault_runs_as_a_program(home: Path) -> None:
         "is_error": False,
         "content": "File created successfully at: /memories/x",
     }
+
+
+def _session(home: Path) -> None:
+    with Vault.open(home) as v:
+        tool = v.memory_tool("alice", session="conv-7")
+        tool.call({"command": "create", "path": "/memories/a.md", "file_text": "mail bob@corp.com"})
+        tool.call({"command": "view", "path": "/memories"})
+        with pytest.raises(ToolError):
+            tool.call({"command": "view", "path": "/etc/passwd"})
+
+
+def test_audit_show_json_has_the_pinned_fields(home: Path) -> None:
+    """audit show --json: one object per record with seq, time, user, command, outcome."""
+    _session(home)
+    code, out, err = run(["--home", str(home), "audit", "show", "--json"])
+    assert (code, err) == (0, "")
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert [(r["seq"], r["user"], r["command"], r["outcome"]) for r in rows] == [
+        (1, None, "vault.create", "ok"),
+        (2, None, "policy.change", "ok"),
+        (3, "alice", "create", "ok"),
+        (4, "alice", "view", "ok"),
+        (5, "alice", "view", "refused"),
+    ]
+    assert all(r["time"].endswith("Z") and len(r["time"]) == 27 for r in rows)
+    assert rows[2]["findings"] == {"email": 1} and rows[2]["session"] == "conv-7"
+    assert rows[4]["paths"] == ["/etc/passwd"] and rows[4]["error"] == "path"
+
+
+def test_audit_show_filters_and_stats(home: Path) -> None:
+    """Filters narrow show; stats counts; a bad filter is a usage error with a hint."""
+    _session(home)
+    code, out, _ = run(
+        ["--home", str(home), "audit", "show", "--json", "--command", "view", "--outcome", "ok"]
+    )
+    assert code == 0 and [json.loads(line)["seq"] for line in out.splitlines()] == [4]
+    code, out, _ = run(["--home", str(home), "audit", "stats", "--json", "--user", "alice"])
+    counts = json.loads(out)
+    assert code == 0 and counts["records"] == 3 and counts["redactions"] == {"email": 1}
+    code, out, err = run(["--home", str(home), "audit", "show", "--since", "yesterday"])
+    assert code == 2 and out == ""
+    assert err.startswith("memvault: error: --since 'yesterday' is not a time\n")
+
+
+def test_audit_export_writes_and_is_recorded(home: Path, tmp_path: Path) -> None:
+    """export writes the mapped records and records itself; it never overwrites silently."""
+    _session(home)
+    target = tmp_path / "siem.jsonl"
+    code, out, err = run(
+        ["--home", str(home), "audit", "export", "--format", "ecs", "--out", str(target)]
+    )
+    assert (code, err) == (0, "")
+    assert out == f"6 records written to {target} (ecs)\n"
+    docs = [json.loads(line) for line in target.read_text().splitlines()]
+    assert docs[-1]["event"]["action"] == "audit.export"
+    code, _, err = run(
+        ["--home", str(home), "audit", "export", "--format", "ecs", "--out", str(target)]
+    )
+    assert code == 2 and "already exists" in err and "--overwrite" in err

@@ -8,6 +8,9 @@ import os
 from pathlib import Path
 from typing import IO, Any
 
+from ._audit_export import EXPORT_FORMATS, export
+from ._audit_review import Filters, parse_filters
+from ._audit_show import show, stats
 from ._audit_verify import Report, make_checkpoint, read_checkpoint, verify
 from ._errors import IntegrityError, UsageError
 from ._vault import Vault
@@ -42,14 +45,94 @@ def add_parsers(commands: Any) -> None:
         "--checkpoint FILE` later proves the log still extends it.",
     )
     point.add_argument("--out", metavar="FILE", help="write it to FILE (default: stdout)")
+    show = actions.add_parser(
+        "show",
+        help="print the audit records",
+        description="Print the records that pass the filters: a table on a terminal (paged "
+        "when long), plain lines otherwise, or JSON Lines with --json. Users are shown by "
+        "name and paths opened while the vault holds the user's keys.",
+    )
+    _add_filters(show)
+    show.add_argument("--json", action="store_true", help="one JSON object per record")
+    stats = actions.add_parser(
+        "stats",
+        help="count records by user, command, outcome and redaction type",
+        description="Count the records that pass the filters by user, command, outcome and "
+        "redaction type.",
+    )
+    _add_filters(stats)
+    stats.add_argument("--json", action="store_true", help="print one JSON object")
+    export = actions.add_parser(
+        "export",
+        help="write the records for a SIEM (ECS, OCSF or JSON Lines)",
+        description="Write the records that pass the filters to FILE as JSON Lines, mapped to "
+        "Elastic Common Schema (ecs), OCSF API Activity (ocsf), or as `show --json` (jsonl). "
+        "The file (mode 0600) holds user names and paths in plaintext: keep it as "
+        "sensitive as the memories.",
+    )
+    export.add_argument("--format", required=True, choices=EXPORT_FORMATS, help="the mapping")
+    export.add_argument("--out", required=True, metavar="FILE", help="the file to write")
+    export.add_argument("--overwrite", action="store_true", help="replace FILE if it exists")
+    _add_filters(export)
 
 
-def run(args: argparse.Namespace, vault_options: dict[str, Any], out: IO[str]) -> int:
+def _add_filters(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("filters (all must match; a repeated option matches any)")
+    group.add_argument("--user", action="append", metavar="U", help="a user id (or pseudonym)")
+    group.add_argument(
+        "--path",
+        action="append",
+        metavar="P",
+        help="a path as recorded; P/ takes everything below P; * and ? are globs",
+    )
+    group.add_argument(
+        "--command",
+        action="append",
+        dest="command_filter",  # "command" is the CLI's own subcommand
+        metavar="C",
+        help="a command or operator action (audit.*)",
+    )
+    group.add_argument(
+        "--outcome",
+        action="append",
+        metavar="O",
+        help="ok, error, invalid, refused, limit, blocked, failed, not_applied",
+    )
+    group.add_argument(
+        "--since", metavar="T", help="from T: RFC 3339, YYYY-MM-DD, or 15m/2h/7d ago"
+    )
+    group.add_argument("--until", metavar="T", help="up to T (a date: that whole day)")
+    group.add_argument(
+        "--redacted-only", action="store_true", help="records where the filter removed something"
+    )
+    group.add_argument("--session", action="append", metavar="S", help="a session id")
+
+
+def _filters(args: argparse.Namespace) -> Filters:
+    return parse_filters(
+        user=args.user,
+        path=args.path,
+        command=args.command_filter,
+        outcome=args.outcome,
+        session=args.session,
+        since=args.since,
+        until=args.until,
+        redacted_only=args.redacted_only,
+    )
+
+
+def run(args: argparse.Namespace, vault_options: dict[str, Any], out: IO[str], err: IO[str]) -> int:
     action = args.audit_command
     if action == "verify":
         return _verify(args, vault_options, out)
     if action == "checkpoint":
         return _checkpoint(args, vault_options, out)
+    if action == "show":
+        return _show(args, vault_options, out, err)
+    if action == "stats":
+        return _stats(args, vault_options, out, err)
+    if action == "export":
+        return _export(args, vault_options, out, err)
     raise UsageError(f"unknown audit action {action!r}")
 
 
@@ -132,6 +215,37 @@ def _checkpoint(args: argparse.Namespace, options: dict[str, Any], out: IO[str])
     else:
         out.write(text)
     return EXIT_OK
+
+
+def _show(args: argparse.Namespace, options: dict[str, Any], out: IO[str], err: IO[str]) -> int:
+    filters = _filters(args)
+    with Vault.open(**options) as vault:
+        totals = show(vault, filters, out, json=args.json)
+    _note(totals.note(), err)
+    return EXIT_OK
+
+
+def _stats(args: argparse.Namespace, options: dict[str, Any], out: IO[str], err: IO[str]) -> int:
+    filters = _filters(args)
+    with Vault.open(**options) as vault:
+        result = stats(vault, filters, out, json=args.json)
+    _note(result.note(), err)
+    return EXIT_OK
+
+
+def _export(args: argparse.Namespace, options: dict[str, Any], out: IO[str], err: IO[str]) -> int:
+    filters = _filters(args)
+    with Vault.open(**options) as vault:
+        # Recorded first: an export that cannot be recorded does not happen.
+        vault.record_operation("audit.export", details={"format": args.format})
+        written = export(vault, filters, args.format, args.out, overwrite=args.overwrite)
+    print(f"{written:,} records written to {args.out} ({args.format})", file=out)
+    return EXIT_OK
+
+
+def _note(note: str | None, err: IO[str]) -> None:
+    if note:
+        print(f"memvault: warning: {note}", file=err)
 
 
 def _read(path: str) -> str:

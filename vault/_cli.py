@@ -121,14 +121,14 @@ def _open(args: argparse.Namespace) -> Vault:
     return Vault.open(**_vault_options(args))
 
 
-def _cmd_init(args: argparse.Namespace, out: IO[str]) -> int:
+def _cmd_init(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     with _open(args) as vault:
         print(f"vault {vault.vault_id} is ready at {vault.home}", file=out)
         print(f"master key: {vault.key_source} (back it up apart from the home)", file=out)
     return EXIT_OK
 
 
-def _cmd_exec(args: argparse.Namespace, out: IO[str]) -> int:
+def _cmd_exec(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     with _open(args) as vault:
         tool = vault.memory_tool(args.user)
         for number, line in enumerate(sys.stdin.buffer, start=1):
@@ -163,13 +163,13 @@ def _error(message: str) -> dict[str, object]:
     return {"is_error": True, "content": message}
 
 
-def _cmd_demo(args: argparse.Namespace, out: IO[str]) -> int:
+def _cmd_demo(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     from ._demo import run
 
     return run(out, keep=args.keep)
 
 
-def _cmd_redact(args: argparse.Namespace, out: IO[str]) -> int:
+def _cmd_redact(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     from ._operator import redact_report
 
     policy = load_policy(args.redact_policy or args.policy)
@@ -190,15 +190,15 @@ def _cmd_redact(args: argparse.Namespace, out: IO[str]) -> int:
     return EXIT_OK
 
 
-def _cmd_policy(args: argparse.Namespace, out: IO[str]) -> int:
+def _cmd_policy(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     from ._operator import policy_summary
 
     out.write(policy_summary(load_policy(args.policy_file)))
     return EXIT_OK
 
 
-def _cmd_audit(args: argparse.Namespace, out: IO[str]) -> int:
-    return audit_cli.run(args, _vault_options(args), out)
+def _cmd_audit(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
+    return audit_cli.run(args, _vault_options(args), out, err)
 
 
 _COMMANDS = {
@@ -220,7 +220,7 @@ def main(
     try:
         with contextlib.redirect_stdout(out):  # --help writes to our stdout
             args = _parser().parse_args(argv)
-        return _COMMANDS[args.command](args, out)
+        return _COMMANDS[args.command](args, out, err)
     except SystemExit as exc:  # --help
         return int(exc.code or 0)
     except UsageError as exc:
