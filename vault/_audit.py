@@ -263,6 +263,8 @@ class Event:
 # -- structlog processors that build a record ---------------------------------------------
 
 _HOST = socket.gethostname()
+_UID = os.getuid()
+_ENCODE = json.JSONEncoder(ensure_ascii=True, separators=(",", ":")).encode
 
 
 def _stamp(_: Any, __: str, event: MutableMapping[str, Any]) -> MutableMapping[str, Any]:
@@ -271,7 +273,7 @@ def _stamp(_: Any, __: str, event: MutableMapping[str, Any]) -> MutableMapping[s
 
 
 def _origin(_: Any, __: str, event: MutableMapping[str, Any]) -> MutableMapping[str, Any]:
-    event["uid"] = os.getuid()
+    event["uid"] = _UID
     event["pid"] = os.getpid()
     event["host"] = _HOST
     return event
@@ -327,6 +329,7 @@ class AuditLog:
             ) from None
         self._fd: int | None = None
         self._segment = 0
+        self._next_segment = ""
         self._tail: Tail | None = None
         self._locked = False
         self._holding = 0  # > 0: a write transaction holds the lock until it ends
@@ -373,10 +376,10 @@ class AuditLog:
             line = self._seal_line(fields, tail.seq + 1, tail.hash)
             if txn:
                 self._cover(tail, line)
-            self._write(line, tail)
+            digest = self._write(line, tail)
             if txn:
                 self._txn_seq = tail.seq + 1
-                self._store.set_meta("audit_head", f"{tail.seq + 1}:{line_hash(line)}".encode())
+                self._store.set_meta("audit_head", f"{tail.seq + 1}:{digest}".encode())
                 self._known_head = tail.seq + 1
             return tail.seq + 1
         finally:
@@ -389,7 +392,7 @@ class AuditLog:
         record["seq"] = seq
         record["prev"] = prev
         record["txn"] = bool(fields.get("txn"))
-        body = json.dumps(record, ensure_ascii=True, separators=(",", ":")).encode()
+        body = _ENCODE(record).encode()
         mac = self.keys.mac(body)
         return body[:-1] + b',"mac":"' + mac.encode() + b'"}'
 
@@ -450,9 +453,8 @@ class AuditLog:
         may not have on disk yet (from the last sync on)."""
         if not self._durable:
             return  # nothing is synced in this mode: the store's commit is not either
-        synced_raw = self._store.get_meta("audit_synced")
-        synced = int(synced_raw) if synced_raw else 0
-        covered = max(synced, self._store.last_pending())
+        synced, last_pending = self._store.audit_coverage()
+        covered = max(synced, last_pending)
         found: list[tuple[int, bytes]] | None = []
         if tail.seq > covered:
             found = self._recent_lines(covered)
@@ -465,21 +467,27 @@ class AuditLog:
 
     def _recent_lines(self, after: int) -> list[tuple[int, bytes]] | None:
         """The lines of the current segment with a sequence number above ``after``,
-        read back from its end; None if they are not all in its last 256 KiB."""
+        read back from its end (a little at first: usually a few reads' worth); None
+        if they are not all in its last 256 KiB."""
         assert self._fd is not None
         size = os.fstat(self._fd).st_size
-        start = max(0, size - (256 << 10))
-        data = os.pread(self._fd, size - start, start)
-        lines = data.split(b"\n")[:-1]
-        out: list[tuple[int, bytes]] = []
-        for raw in reversed(lines if start == 0 else lines[1:]):
-            seq = _seq_of(raw)
-            if seq is None:
+        want = 4096
+        while True:
+            start = max(0, size - want)
+            lines = os.pread(self._fd, size - start, start).split(b"\n")[:-1]
+            out: list[tuple[int, bytes]] = []
+            for raw in reversed(lines if start == 0 else lines[1:]):
+                seq = _seq_of(raw)
+                if seq is None:
+                    return None
+                if seq <= after:
+                    return list(reversed(out))
+                out.append((seq, raw))
+            if start == 0:
+                return list(reversed(out)) if self._segment == 1 else None
+            if want >= 256 << 10:
                 return None
-            if seq <= after:
-                return list(reversed(out))
-            out.append((seq, raw))
-        return list(reversed(out)) if start == 0 and self._segment == 1 else None
+            want *= 4
 
     def anchor(self) -> None:
         """Bring the store's anchor up to the log's newest record (and sync the log)."""
@@ -550,7 +558,7 @@ class AuditLog:
         record the store never committed gets its ``not_applied`` record here.
         """
         try:
-            if self._fd is None or os.path.exists(segment_path(self.directory, self._segment + 1)):
+            if self._fd is None or os.path.exists(self._next_segment):
                 self._open_newest()
             assert self._fd is not None
             size = os.fstat(self._fd).st_size
@@ -585,6 +593,7 @@ class AuditLog:
             0o600,
         )
         self._segment = number
+        self._next_segment = os.fspath(segment_path(self.directory, number + 1))
         self._tail = None
 
     def _read_tail(self, size: int) -> Tail:
@@ -633,7 +642,8 @@ class AuditLog:
         _oplog.warning("audit_torn_tail_removed", segment=self._segment, bytes=len(data) - keep)
         return data[:keep]
 
-    def _write(self, line: bytes, tail: Tail) -> None:
+    def _write(self, line: bytes, tail: Tail) -> str:
+        """Append one line after ``tail``; returns its hash."""
         assert self._fd is not None
         data = line + b"\n"
         try:
@@ -647,10 +657,11 @@ class AuditLog:
                 raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
         except OSError as exc:
             raise _os_error(exc, "writing the audit log") from None
-        seq = _seq_of(line) or tail.seq + 1
+        digest = line_hash(line)
         self._tail = Tail(
-            self._segment, tail.size + len(data), seq, line_hash(line), b'"txn":true' in line
+            self._segment, tail.size + len(data), tail.seq + 1, digest, b'"txn":true' in line
         )
+        return digest
 
     def _roll(self) -> None:
         """Start the next segment; the chain runs on across files."""
@@ -665,6 +676,7 @@ class AuditLog:
         )
         os.close(self._fd)
         self._fd, self._segment = fd, number
+        self._next_segment = os.fspath(segment_path(self.directory, number + 1))
         if self._durable:
             _fsync_dir(self.directory)
 

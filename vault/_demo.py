@@ -183,7 +183,7 @@ def _session(out: IO[str], home: Path, key_file: Path) -> None:
         data = file.read_bytes()
         total += len(data)
         _say(out, f"  {file.relative_to(home)}: {len(data):,} bytes")
-        for marker in (_MARKER, _NAME_MARKER, "alice", "# Alice", "jane.doe", "4111"):
+        for marker in (_MARKER, _NAME_MARKER, "alice", "# Alice", "jane.doe", "4111 1111 1111"):
             if marker.encode() in data:
                 found.append((file.name, marker))
     _say(

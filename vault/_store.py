@@ -397,9 +397,14 @@ class Store:
         rows = self._q("SELECT seq, line FROM audit_pending ORDER BY seq")
         return [(_int(r[0]), _blob(r[1])) for r in rows]
 
-    def last_pending(self) -> int:
-        row = self._one("SELECT max(seq) FROM audit_pending")
-        return 0 if row is None or row[0] is None else _int(row[0])
+    def audit_coverage(self) -> tuple[int, int]:
+        """(seq the log file was last synced through, newest line the store holds a copy of)."""
+        row = self._one(
+            "SELECT (SELECT value FROM meta WHERE key = 'audit_synced'),"
+            " (SELECT max(seq) FROM audit_pending)"
+        )
+        synced = int(_blob(row[0])) if row is not None and row[0] is not None else 0
+        return synced, (_int(row[1]) if row is not None and row[1] is not None else 0)
 
     def add_pending(self, records: list[tuple[int, bytes]]) -> None:
         try:
