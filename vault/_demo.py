@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import shutil
 import tempfile
@@ -29,6 +30,30 @@ def run(out: IO[str], *, keep: bool = False) -> int:
         else:
             shutil.rmtree(workdir, ignore_errors=True)
     return 0
+
+
+def _audit(out: IO[str], home: Path, key_file: Path) -> None:
+    """The audit trail of the session: reviewed, verified, then caught when edited."""
+    from ._audit import segments
+    from ._audit_review import parse_filters
+    from ._audit_show import show
+    from ._audit_verify import verify
+
+    _say(out, "8. Every command left a record in the audit log; it verifies")
+    with Vault.open(home, master_key_file=key_file) as vault:
+        listing = io.StringIO()
+        show(vault, parse_filters(user="alice"), listing, terminal=False)
+        for line in listing.getvalue().splitlines()[:8]:
+            _say(out, "  " + " ".join(line.split()))
+        _say(out, "  ... (memvault audit show; the files hold pseudonyms and sealed paths only)")
+        report = verify(vault.audit.directory, vault.audit.keys, anchor=vault.audit.store_head())
+        _say(out, f"  memvault audit verify: intact, {report.records} records")
+        _, segment = segments(vault.audit.directory)[0]
+        data = segment.read_bytes()
+        segment.write_bytes(data.replace(b'"outcome":"refused"', b'"outcome":"ok"', 1))
+        report = verify(vault.audit.directory, vault.audit.keys, anchor=vault.audit.store_head())
+        _say(out, "  after turning one 'refused' into 'ok' in the file: " + str(report.problems[0]))
+    _say(out)
 
 
 def _say(out: IO[str], text: str = "") -> None:
@@ -200,4 +225,6 @@ def _session(out: IO[str], home: Path, key_file: Path) -> None:
     except Exception as exc:
         _say(out, f"  Vault.open(home) without the key: {type(exc).__name__}: {exc}")
     _say(out)
+
+    _audit(out, home, key_file)
     _say(out, "Done. Try it yourself: memvault --home DIR exec --user alice  (JSON lines on stdin)")
