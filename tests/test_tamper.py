@@ -95,10 +95,21 @@ def _sql_exec(home: Path, query: str, *args: object) -> None:
         db.execute(query, args)
 
 
+# The audit log that goes with each database image taken: a restored image gets its own
+# log back, as a restored backup of the whole home would (the vault refuses to open a
+# store older than its log). An image edited byte by byte goes with the newest log.
+_LOGS: dict[str, dict[str, bytes]] = {}
+_NEWEST_LOG: list[dict[str, bytes]] = [{}]
+
+
 def _image(home: Path) -> bytes:
-    """The whole state of a closed vault: vault.db alone, its WAL checkpointed away."""
+    """The whole state of a closed vault: vault.db alone, its WAL checkpointed away
+    (the audit log beside it is kept aside, for :func:`_restore`)."""
     assert not (home / "vault.db-wal").exists(), "closing the vault must checkpoint the WAL"
-    return (home / "vault.db").read_bytes()
+    image = (home / "vault.db").read_bytes()
+    log = {p.name: p.read_bytes() for p in (home / "audit").glob("audit-*.jsonl")}
+    _LOGS[hashlib.sha256(image).hexdigest()] = _NEWEST_LOG[0] = log
+    return image
 
 
 def _memories(image: bytes, scratch: Path) -> list[tuple[Any, ...]]:
@@ -123,6 +134,11 @@ def _restore(home: Path, image: bytes) -> None:
     for suffix in ("-wal", "-shm"):
         (home / f"vault.db{suffix}").unlink(missing_ok=True)
     (home / "vault.db").write_bytes(image)
+    log = _LOGS.get(hashlib.sha256(image).hexdigest(), _NEWEST_LOG[0])
+    for segment in (home / "audit").glob("audit-*.jsonl"):
+        segment.unlink()
+    for name, data in log.items():
+        (home / "audit" / name).write_bytes(data)
 
 
 def _swap(home: Path, table: str, column: str, key: str, first: int, second: int) -> None:

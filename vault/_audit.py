@@ -550,7 +550,7 @@ class AuditLog:
             with suppress(OSError):
                 fcntl.flock(self._lock_fd, fcntl.LOCK_UN)
 
-    def _resolve_tail(self) -> Tail:
+    def _resolve_tail(self, *, confirm: bool = True) -> Tail:
         """The newest record, re-read only if another process appended since we looked.
 
         A record at the tail that was appended in a write transaction of a
@@ -569,12 +569,18 @@ class AuditLog:
             return tail
         tail = self._read_tail(size)
         self._tail = tail
-        if tail.txn and tail.seq > self._known_head and tail.seq != self._txn_seq:
-            head, _ = self.store_head()
-            self._known_head = head
-            if tail.seq > head:
-                self._not_applied(tail.seq, "interrupted")
-                return self._resolve_tail()
+        if confirm and tail.txn and tail.seq > self._known_head and tail.seq != self._txn_seq:
+            return self._confirm(tail)
+        return tail
+
+    def _confirm(self, tail: Tail) -> Tail:
+        """A write record at the tail that the store's anchor does not reach was never
+        committed (its process died first): record that, and return the new tail."""
+        head, _ = self.store_head()
+        self._known_head = head
+        if tail.txn and tail.seq > head:
+            self._not_applied(tail.seq, "interrupted")
+            return self._resolve_tail()
         return tail
 
     def _open_newest(self) -> None:
@@ -698,7 +704,7 @@ class AuditLog:
         with self._store.transaction(write=True, action="checking the audit log"):
             self._acquire()
             try:
-                tail = self._resolve_tail()
+                tail = self._resolve_tail(confirm=False)
                 restored = 0
                 for seq, line in self._store.pending_records():
                     if seq <= tail.seq:
@@ -707,12 +713,15 @@ class AuditLog:
                     if seq != tail.seq + 1 or record_prev != tail.hash:
                         break
                     self._write(line, tail)
-                    tail = self._resolve_tail()
+                    tail = self._resolve_tail(confirm=False)
                     restored += 1
                 if restored:
                     self._sync_file()
                     _oplog.warning("audit_records_restored", count=restored)
-                return self._anchor_problems(tail)
+                problems = self._anchor_problems(tail)
+                if not problems:
+                    self._confirm(tail)
+                return problems
             finally:
                 self._release()
 
@@ -734,7 +743,37 @@ class AuditLog:
                 f"audit record {head} is not the one the store recorded: the log was "
                 "rewritten, or the store was restored from another copy"
             ]
+        unknown = self._changes_after(head, tail.seq)
+        if unknown is None:
+            return [
+                f"the store's anchor (record {head}) lags the log ({tail.seq} records) by more "
+                f"than {2 * ANCHOR_EVERY}: the store was restored from an older copy"
+            ]
+        if len(unknown) > 1:
+            return [
+                f"records {', '.join(map(str, unknown[:10]))} changed memories after the "
+                f"store's anchor (record {head}), but the store does not know them: it was "
+                "restored from an older copy while the log ran on"
+            ]
         return []
+
+    def _changes_after(self, head: int, last: int) -> list[int] | None:
+        """Write records after the store's anchor that no ``not_applied`` record explains;
+        None if the log runs further ahead of the anchor than reads may take it."""
+        if last - head > 2 * ANCHOR_EVERY:
+            return None
+        changes: set[int] = set()
+        explained: set[int] = set()
+        for line in lines_after(self.directory, head):
+            seq = _seq_of(line)
+            if b'"txn":true' in line and seq is not None:
+                changes.add(seq)
+            if b'"command":"audit.not_applied"' in line:
+                at = line.find(b',"ref":')
+                end = line.find(b",", at + 7)
+                with suppress(ValueError):
+                    explained.add(int(line[at + 7 : end]))
+        return sorted(changes - explained)
 
 
 # -- reading the log ---------------------------------------------------------------------
@@ -788,6 +827,28 @@ def last_record(path: Path) -> tuple[int, str] | None:
 
 def find_record(directory: Path, seq: int) -> bytes | None:
     """The line of record ``seq``, searched from the end of the log backwards."""
+    for line in _backwards(directory):
+        found = _seq_of(line)
+        if found == seq:
+            return line
+        if found is not None and found < seq:
+            return None
+    return None
+
+
+def lines_after(directory: Path, seq: int) -> list[bytes]:
+    """The lines of the records after ``seq``, newest first (read from the end)."""
+    out = []
+    for line in _backwards(directory):
+        found = _seq_of(line)
+        if found is not None and found <= seq:
+            break
+        out.append(line)
+    return out
+
+
+def _backwards(directory: Path) -> Iterator[bytes]:
+    """Every non-empty line of the log, from the newest back, read in 1 MiB chunks."""
     chunk = 1 << 20
     for _, path in reversed(segments(directory)):
         try:
@@ -800,15 +861,11 @@ def find_record(directory: Path, seq: int) -> bytes | None:
                     lines = (handle.read(end - start) + carry).split(b"\n")
                     carry = lines.pop(0) if start > 0 else b""
                     for line in reversed(lines):
-                        found = _seq_of(line) if line else None
-                        if found == seq:
-                            return line
-                        if found is not None and found < seq:
-                            return None
+                        if line:
+                            yield line
                     end = start
         except OSError:
-            return None
-    return None
+            return
 
 
 def _os_error(exc: OSError, action: str) -> AuditError:

@@ -130,6 +130,15 @@ def verify(
     expected_number = 1
     for number, path in files:
         report.segments += 1
+        if number < expected_number:
+            report.add(
+                Problem(
+                    f"segment {number}",
+                    f"a second file claims this segment number ({path.name}); only one is "
+                    "memvault's",
+                )
+            )
+            continue
         if number != expected_number:
             missing = (
                 f"segment {expected_number}"
@@ -226,7 +235,11 @@ def _check_line(
     line: bytes, where: str, keys: AuditKeys, state: _State, report: Report
 ) -> int | None:
     """Check one record; returns its sequence number, or None if it is unusable."""
-    if len(line) <= MAC_SUFFIX_LEN or line[-MAC_SUFFIX_LEN:][: len(_MAC_MARK)] != _MAC_MARK:
+    if (
+        len(line) <= MAC_SUFFIX_LEN
+        or line[-MAC_SUFFIX_LEN:][: len(_MAC_MARK)] != _MAC_MARK
+        or not line.endswith(b'"}')
+    ):
         report.add(Problem(where, "not a record (no MAC at its end)"))
         return None
     body = line[:-MAC_SUFFIX_LEN] + b"}"
