@@ -17,6 +17,7 @@ from collections.abc import Callable
 import pytest
 import re2
 
+from tests.corpus import generate
 from vault._policy import load
 from vault._redact import BlockedError, Redactor
 from vault._rules_secrets import RULES
@@ -619,6 +620,32 @@ def test_every_rule_is_cheap_to_skip() -> None:
         "twilio_api_key",
         "aws_access_key_id",
     }
+
+
+def cue_texts() -> list[str]:
+    """Corpus, holdout and fresh notes, and every kind's needles in the words around them."""
+    texts = [str(s["text"]) for s in generate.build() + generate.build_holdout()]
+    texts += [str(s["text"]) for s in generate.build_fresh()]
+    needles = [generate.needle(kind, seed)[0] for kind in generate.KINDS for seed in range(60)]
+    return texts + needles + [f"see {n}." for n in needles] + ["\n".join(needles)]
+
+
+def test_cues_occur_in_every_match() -> None:
+    """A rule's cue matches inside each of its pattern's matches, so gating on it loses nothing."""
+    options = re2.Options()
+    options.log_errors = False
+    cued = [
+        (r, re2.compile(r.pattern, options), re2.compile(r.cue, options)) for r in RULES if r.cue
+    ]
+    assert cued
+    texts = cue_texts()
+    seen = 0
+    for rule, pattern, cue in cued:
+        for text in texts:
+            for match in pattern.finditer(text):
+                seen += 1
+                assert cue.search(text, match.start(), match.end()), (rule.name, match.span())
+    assert seen > 1000
 
 
 def test_adversarial_megabyte(redactor: Redactor) -> None:

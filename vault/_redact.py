@@ -117,14 +117,15 @@ class Redactor:
         groups = ([by_keywords] if by_keywords else []) + list(by_pattern.values())
         budget = _SET_MEMORY // max(1, len(groups))
         self._gates = [
-            _Gate(self._rules, group, budget, keywords=group is by_keywords) for group in groups
+            _Gate(self._rules, group, budget, keywords=at == 0 and bool(by_keywords))
+            for at, group in enumerate(groups)
         ]
+        self._keep_chars = {c.rule.name: c.keep for c in self._rules}
         self._allow_exact = allow_exact
-        self._allow = (
-            re2.compile("|".join(f"(?:{p})" for p in allow_patterns), _options())
-            if allow_patterns
-            else None
-        )
+        self._allow: Matcher | None = None
+        if allow_patterns:
+            allow = "|".join(f"(?:{p})" for p in allow_patterns)
+            self._allow = _matcher(re2.compile(allow.encode(), _options()))
 
     @property
     def rules(self) -> list[Configured]:
@@ -144,7 +145,7 @@ class Redactor:
             return []
         hits.sort()  # rule order, so that ties between findings resolve as the policy lists them
         offsets = _Offsets(text, data)
-        markers = [m.span() for m in MARKER.finditer(text)] if "[" in text else []
+        markers = _Markers(text)
         found: list[tuple[int, int, int, Finding]] = []
         for index in hits:
             configured = self._rules[index]
@@ -181,12 +182,14 @@ class Redactor:
         lowered: str,
         start: int,
         end: int,
-        markers: list[tuple[int, int]],
+        markers: _Markers,
     ) -> bool:
-        value = text[start:end]
-        if any(s < end and start < e for s, e in markers):
+        # Every check is a pure test on the value and its surroundings, so their order
+        # changes nothing but the cost: the cheap and the most selective come first.
+        if markers.overlap(start, end):
             return False
-        if value in self._allow_exact or (self._allow and self._allow.fullmatch(value)):
+        value = text[start:end]
+        if value in self._allow_exact:
             return False
         if rule.context:
             window = lowered[max(0, start - rule.window) : end]
@@ -194,7 +197,12 @@ class Redactor:
                 return False
         if rule.min_entropy and shannon_entropy(value) < rule.min_entropy:
             return False
-        return rule.validator is None or rule.validator(value)
+        if rule.validator is not None and not rule.validator(value):
+            return False
+        if self._allow is None:
+            return True
+        raw = value.encode()
+        return self._allow(_ANCHOR_BOTH, raw, 0, len(raw))[0][0] < 0
 
     def apply(self, text: str, pseudonym: Pseudonymizer) -> Redacted:
         """The text with every finding handled by its action; raises BlockedError.
@@ -221,7 +229,7 @@ class Redactor:
                 f"Error: The write was refused: it contains {kinds}, "
                 "which this vault's policy does not allow to be stored. Remove it and try again."
             )
-        keep = {c.rule.name: c.keep for c in self._rules}
+        keep = self._keep_chars
         out, last = [], 0
         for f in findings:
             out.append(text[last : f.start])
@@ -279,6 +287,30 @@ class _Offsets:
 
 
 _BLOCK = 4096
+
+
+class _Markers:
+    """The spans of the markers in a text, to tell whether a finding overlaps one."""
+
+    __slots__ = ("_ends", "_starts")
+
+    def __init__(self, text: str) -> None:
+        spans = (
+            [m.span() for m in MARKER.finditer(text)]
+            if any(prefix in text for prefix in _MARKER_PREFIXES)
+            else []
+        )
+        self._starts = [s for s, _ in spans]
+        self._ends = [e for _, e in spans]
+
+    def overlap(self, start: int, end: int) -> bool:
+        # Markers never overlap one another, so the last one starting before ``end``
+        # is the only one that can reach past ``start``.
+        at = bisect.bisect_left(self._starts, end) - 1
+        return at >= 0 and self._ends[at] > start
+
+
+_MARKER_PREFIXES = ("[REDACTED:", "[MASKED:", "[PSEUDONYM:")
 _CONTINUATION = bytes(range(0x80, 0xC0))  # UTF-8 bytes that continue a character
 
 
@@ -302,7 +334,7 @@ class _Gate:
             if keywords:
                 pattern = "|".join(re2.escape(word) for word in rule.keywords).encode()
             else:
-                pattern = rule.pattern.encode()
+                pattern = (rule.cue or rule.pattern).encode()
             try:
                 added = self._set.Add(pattern)
             except re2.error as exc:
@@ -339,9 +371,10 @@ _SET_MEMORY = 256 << 20
 Spans = Sequence[tuple[int, int]]
 Matcher = Callable[[Any, bytes, int, int], Spans]
 
-_UNANCHORED: Any = getattr(
-    getattr(getattr(getattr(re2, "_re2", None), "RE2", None), "Anchor", None), "UNANCHORED", None
-)
+_ANCHOR: Any = getattr(getattr(getattr(re2, "_re2", None), "RE2", None), "Anchor", None)
+# Without the binding's own call, these stand for a search and a full match.
+_UNANCHORED: Any = getattr(_ANCHOR, "UNANCHORED", "search")
+_ANCHOR_BOTH: Any = getattr(_ANCHOR, "ANCHOR_BOTH", "fullmatch")
 _NO_MATCH: Spans = ((-1, -1),)
 
 
@@ -349,11 +382,12 @@ def _matcher(compiled: Any) -> Matcher:
     """The binding's own match call, which hands back spans without building a match
     object per candidate; the public ``search`` where the binding has no such call."""
     raw: Any = getattr(getattr(compiled, "_regexp", None), "Match", None)
-    if _UNANCHORED is not None and callable(raw):
+    if _ANCHOR is not None and callable(raw):
         return raw  # type: ignore[no-any-return]
 
     def search(anchor: Any, data: bytes, pos: int, end: int) -> Spans:
-        match = compiled.search(data, pos, end)
+        find = compiled.search if anchor is _UNANCHORED else compiled.fullmatch
+        match = find(data, pos, end)
         if match is None:
             return _NO_MATCH
         return [match.span(group) for group in range(compiled.groups + 1)]

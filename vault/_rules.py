@@ -74,6 +74,11 @@ class Rule:
     states, so heavy patterns of unrelated shapes belong in different groups. The
     default is the rule's category. The gate only saves work: it never decides
     what is found.
+
+    ``cue``, when given, is a light RE2 pattern that every match of ``pattern``
+    contains (often the part before the value: the key name and the ``=``). The
+    rule's set then holds the cue instead of the pattern, which keeps the set's DFA
+    small: counters and wide classes in the value part multiply its states.
     """
 
     name: str
@@ -88,6 +93,7 @@ class Rule:
     keep: int = 4  # characters kept at the end when the action is "mask"
     priority: int = 0  # the higher wins where findings overlap
     gate: str = ""
+    cue: str = ""
     description: str = field(default="", compare=False)
 
 

@@ -45,6 +45,37 @@ from ._secret_checks import (
     _token,
 )
 
+# What comes before a value: the key name and its ``=`` or ``:``. Each serves as the
+# cue of its rule (see :class:`vault._rules.Rule`): every match contains it, and
+# without the value's counters it costs the first pass little.
+_AUTH_HEADER = (
+    r"(?i)(?:\b(?:proxy-)?authorization[\"']?[ \t]*[:=,][ \t]*[\"']?"
+    r"(?:(?:basic|bearer|token|apikey|api-key|sso-key|dpop|jwt|key|negotiate|ntlm"
+    r"|sharedkey|gosu)[ \t]+)?"
+    r"|\bbearer[ \t]+"
+    r"|\b(?:x-(?:[a-z]+-)*(?:api-?key|auth-token|access-token|token|secret|auth-key|key)"
+    r"|api-key|private-token|x-vault-token|x-goog-api-key|ocp-apim-subscription-key)"
+    r"[\"']?[ \t]*[:,][ \t]*[\"']?)"
+)
+_COOKIE = (
+    r"(?i)(?:^|[\s;:\"'{,])(?:__(?:secure|host)-)?[a-z0-9_.$!#%&*+^|~-]*"
+    r"(?:sess|sid|auth|token|jwt|login|remember|csrf|xsrf|secret|identity|key)"
+    r"[a-z0-9_.$!#%&*+^|~-]*="
+)
+_PW_ASSIGNED = r"(?i)(?:\b" + _PW_NAMES + _ASSIGN + r"|--" + _PW_NAMES + r"(?:=|[ \t]+)[\"']?)"
+_PW_QUERY = r"(?i)[?&]" + _PW_NAMES + r"="
+_PW_QUOTED = r"(?i)\b" + _PW_NAMES + r"(?:[\"']\]?)?[ \t]*(?:=|:=|=>|:)[ \t]*"
+_SECRET_QUERY = r"(?i)[?&]" + _CREDENTIAL_NAMES + r"="
+_SECRET_ASSIGNED = (
+    r"(?i)(?:\b" + _CREDENTIAL_NAMES + r"(?:" + _ASSIGN + r"|[ \t]+(?:is|was)[ \t]+[\"']?)"
+    r"|--" + _CREDENTIAL_NAMES + r"(?:=|[ \t]+)[\"']?)"
+)
+_SECRET_QUOTED = r"(?i)\b" + _CREDENTIAL_NAMES + r"(?:[\"']\]?)?[ \t]*(?:=|:=|=>|:)[ \t]*"
+_PROSE_NOUN = (
+    r"(?i)(?:\b(?:secret|secreto|segredo|geheimnis|chiave segreta|cl[ée] secr[èe]te"
+    r"|secret client|client secret)|секрет|密钥|秘钥|秘密鍵|シークレット|सीक्रेट|비밀 키)"
+)
+
 RULES: tuple[Rule, ...] = (
     *_rules_tokens.RULES,
     # --- Credentials in URLs, connection strings and command lines.
@@ -97,26 +128,18 @@ RULES: tuple[Rule, ...] = (
     # --- HTTP.
     _token(
         "auth_header",
-        r"(?i)(?:\b(?:proxy-)?authorization[\"']?[ \t]*[:=,][ \t]*[\"']?"
-        r"(?:(?:basic|bearer|token|apikey|api-key|sso-key|dpop|jwt|key|negotiate|ntlm"
-        r"|sharedkey|gosu)[ \t]+)?"
-        r"|\bbearer[ \t]+"
-        r"|\b(?:x-(?:[a-z]+-)*(?:api-?key|auth-token|access-token|token|secret|auth-key|key)"
-        r"|api-key|private-token|x-vault-token|x-goog-api-key|ocp-apim-subscription-key)"
-        r"[\"']?[ \t]*[:,][ \t]*[\"']?)"
-        r"(?P<value>[A-Za-z0-9._~+/=:-]{8,}[A-Za-z0-9_~+/=-])",
+        _AUTH_HEADER + r"(?P<value>[A-Za-z0-9._~+/=:-]{8,}[A-Za-z0-9_~+/=-])",
         "authorization|bearer|-key|-token|x-|api-key",
         "credentials in Authorization (Basic, Bearer, Token) and API-key headers",
         kind="auth_header",
         validator=_bare,
         priority=25,
         min_entropy=2.5,
+        cue=_AUTH_HEADER,
     ),
     _token(
         "session_cookie",
-        r"(?i)(?:^|[\s;:\"'{,])(?:__(?:secure|host)-)?[a-z0-9_.$!#%&*+^|~-]*"
-        r"(?:sess|sid|auth|token|jwt|login|remember|csrf|xsrf|secret|identity|key)"
-        r"[a-z0-9_.$!#%&*+^|~-]*=(?P<value>[^;\s,\"']{8,})",
+        _COOKIE + r"(?P<value>[^;\s,\"']{8,})",
         "cookie|curl",
         "session cookie values in Cookie and Set-Cookie headers and curl -b",
         kind="cookie",
@@ -125,68 +148,74 @@ RULES: tuple[Rule, ...] = (
         min_entropy=2.5,
         context="cookie| -b ",
         window=400,
+        cue=_COOKIE,
     ),
     # --- Generic assignments: only where a key name says the value is a credential.
     _token(
         "password_assignment",
-        r"(?i)(?:\b" + _PW_NAMES + _ASSIGN + r"|--" + _PW_NAMES + r"(?:=|[ \t]+)[\"']?)" + _BARE,
+        _PW_ASSIGNED + _BARE,
         "pass|pwd|pswd",
         "password assignments in .env, YAML, JSON, TOML, INI, shell, code and CLI flags",
         kind="password",
         validator=_bare,
         priority=10,
         min_entropy=2.0,
+        cue=_PW_ASSIGNED,
     ),
     _token(
         "password_query_parameter",
-        r"(?i)[?&]" + _PW_NAMES + r"=" + _BARE_QUERY,
+        _PW_QUERY + _BARE_QUERY,
         "pass|pwd|pswd",
         "passwords in URL query strings and key=value&... connection parameters",
         kind="password",
         validator=_bare,
         priority=14,
         min_entropy=2.0,
+        cue=_PW_QUERY,
     ),
     _token(
         "password_assignment_quoted",
-        r"(?i)\b" + _PW_NAMES + r"(?:[\"']\]?)?[ \t]*(?:=|:=|=>|:)[ \t]*" + _QUOTED,
+        _PW_QUOTED + _QUOTED,
         "pass|pwd|pswd",
         "quoted password literals (which may contain spaces)",
         kind="password",
         validator=_literal,
         priority=11,
         min_entropy=2.0,
+        cue=_PW_QUOTED,
     ),
     _token(
         "secret_query_parameter",
-        r"(?i)[?&]" + _CREDENTIAL_NAMES + r"=" + _BARE_QUERY,
+        _SECRET_QUERY + _BARE_QUERY,
         "secret|key|token|credential",
         "secrets, tokens and api keys in URL query strings (high-entropy values only)",
         kind="secret",
         validator=_bare,
         priority=14,
         min_entropy=3.0,
+        cue=_SECRET_QUERY,
     ),
     _token(
         "secret_assignment",
-        r"(?i)(?:\b" + _CREDENTIAL_NAMES + r"(?:" + _ASSIGN + r"|[ \t]+(?:is|was)[ \t]+[\"']?)"
-        r"|--" + _CREDENTIAL_NAMES + r"(?:=|[ \t]+)[\"']?)" + _BARE,
+        _SECRET_ASSIGNED + _BARE,
         "secret|key|token|credential",
         "secret, token, api_key and client_secret assignments (high-entropy values only)",
         kind="secret",
         validator=_bare,
         priority=9,
         min_entropy=3.0,
+        cue=_SECRET_ASSIGNED,
     ),
     _token(
         "secret_assignment_quoted",
-        r"(?i)\b" + _CREDENTIAL_NAMES + r"(?:[\"']\]?)?[ \t]*(?:=|:=|=>|:)[ \t]*" + _QUOTED,
+        _SECRET_QUOTED + _QUOTED,
         "secret|key|token|credential",
         "quoted secret, token and api_key literals",
         kind="secret",
         validator=_literal,
         priority=10,
         min_entropy=3.0,
+        cue=_SECRET_QUOTED,
     ),
     _token(
         "password_in_prose",
@@ -202,6 +231,7 @@ RULES: tuple[Rule, ...] = (
         validator=_bare,
         priority=8,
         min_entropy=1.5,
+        cue=r"(?i)" + _PROSE_WORD,
     ),
     _token(
         "password_in_prose_bare",
@@ -220,12 +250,11 @@ RULES: tuple[Rule, ...] = (
         validator=_mixed,
         priority=7,
         min_entropy=2.8,
+        cue=r"(?i)" + _PROSE_WORD,
     ),
     _token(
         "secret_in_prose_bare",
-        r"(?i)(?:\b(?:secret|secreto|segredo|geheimnis|chiave segreta|cl[ée] secr[èe]te"
-        r"|secret client|client secret)|секрет|密钥|秘钥|秘密鍵|シークレット|सीक्रेट|비밀 키)"
-        r"(?:[ \t]+(?:is|was|ist|lautet|est|es|é|è|это))?(?:[ \t]*\r?\n[ \t]*|[ \t]+)"
+        _PROSE_NOUN + r"(?:[ \t]+(?:is|was|ist|lautet|est|es|é|è|это))?(?:[ \t]*\r?\n[ \t]*|[ \t]+)"
         r"[\"'“„«「(]?(?P<value>[^\s\"'”“«»„」：，。、]{15,199}[^\s\"'”“«»„」：，。、.,;:?)])",
         "secret|secreto|segredo|geheimnis|segreta|secr|секрет|密钥|秘钥|秘密鍵|シークレット|सीक्रेट|비밀",
         "secrets right after the word or on the next line ('Secret lautet\\nX'): only long "
@@ -234,6 +263,7 @@ RULES: tuple[Rule, ...] = (
         validator=_mixed,
         priority=7,
         min_entropy=3.5,
+        cue=_PROSE_NOUN,
     ),
     _token(
         "k8s_secret_data",
@@ -262,8 +292,7 @@ RULES: tuple[Rule, ...] = (
     ),
     _token(
         "secret_in_prose",
-        r"(?i)(?:\b(?:secret|secreto|segredo|geheimnis|chiave segreta|cl[ée] secr[èe]te"
-        r"|secret client|client secret)|секрет|密钥|秘钥|秘密鍵|シークレット|सीक्रेट|비밀 키)"
+        _PROSE_NOUN
         + _PROSE_LINK
         + r"[\"'“„«「]?(?P<value>[^\s\"'”“«»„」：，。、]{7,199}[^\s\"'”“«»„」：，。、.,;:?])",
         "secret|secreto|segredo|geheimnis|segreta|secr|секрет|密钥|秘钥|秘密鍵|シークレット|सीक्रेट|비밀",
@@ -272,5 +301,6 @@ RULES: tuple[Rule, ...] = (
         validator=_bare,
         priority=8,
         min_entropy=3.0,
+        cue=_PROSE_NOUN,
     ),
 )

@@ -217,6 +217,7 @@ def _token(
     min_entropy: float = 3.0,
     context: str = "",
     window: int = 48,
+    cue: str = "",
 ) -> Rule:
     """A provider token: specific, so it outranks the generic assignment rules.
 
@@ -233,6 +234,7 @@ def _token(
         window=window,
         min_entropy=min_entropy,
         priority=priority,
+        cue=cue,
         description=description,
     )
 
