@@ -376,10 +376,9 @@ class AuditLog:
             line = self._seal_line(fields, tail.seq + 1, tail.hash)
             if txn:
                 self._cover(tail, line)
-            digest = self._write(line, tail)
+            self._write(line, tail)
             if txn:
                 self._txn_seq = tail.seq + 1
-                self._store.set_meta("audit_head", f"{tail.seq + 1}:{digest}".encode())
                 self._known_head = tail.seq + 1
             return tail.seq + 1
         finally:
@@ -430,29 +429,35 @@ class AuditLog:
     # -- the anchor in the store ---------------------------------------------------------
 
     def store_head(self) -> tuple[int, str]:
-        raw = self._store.get_meta("audit_head")
-        if raw is None:
+        """The store's anchor: (seq, hash) of the newest record it holds a copy of."""
+        newest = self._store.newest_record()
+        if newest is None:
             return 0, self._genesis
-        try:
-            seq_text, digest = raw.decode("ascii").split(":")
-            return int(seq_text), digest
-        except (UnicodeDecodeError, ValueError):
+        seq, line = newest
+        if _seq_of(line) != seq:
             raise IntegrityError(
                 "the store's audit anchor is damaged",
                 hint="run `memvault audit verify`; restore the home from a backup",
-            ) from None
+            )
+        return seq, line_hash(line)
 
     def pending(self) -> list[int]:
-        """Sequence numbers of the log lines the store keeps copies of."""
+        """Sequence numbers of the lines the store keeps copies of because the log file
+        may not have synced them yet."""
         with self._store.transaction(write=False, action="reading the audit anchor"):
-            return [seq for seq, _ in self._store.pending_records()]
+            synced, _ = self._store.audit_coverage()
+            return [seq for seq, _ in self._store.pending_records() if seq > synced]
 
     def _cover(self, tail: Tail, line: bytes) -> None:
-        """Inside a write transaction: make every line up to this one durable with the
-        store's commit, by keeping a copy in the store of each line the log file
-        may not have on disk yet (from the last sync on)."""
+        """Inside a write transaction: anchor this record in the store (its line is the
+        store's newest copy), and make every line before it durable with the store's
+        commit, by keeping copies of those the log file may not have on disk yet."""
         if not self._durable:
-            return  # nothing is synced in this mode: the store's commit is not either
+            # Nothing is synced in this mode (the store's commit is not either): the
+            # copy is the anchor only.
+            self._store.clear_pending(tail.seq)
+            self._store.add_pending([(tail.seq + 1, line)])
+            return
         synced, last_pending = self._store.audit_coverage()
         covered = max(synced, last_pending)
         found: list[tuple[int, bytes]] | None = []
@@ -498,15 +503,26 @@ class AuditLog:
                     tail = self._resolve_tail()
                     head, _ = self.store_head()
                     if tail.seq > head:
+                        line = self._tail_line(tail)
                         self._sync_file()
-                        self._store.set_meta("audit_head", f"{tail.seq}:{tail.hash}".encode())
                         self._store.set_meta("audit_synced", str(tail.seq).encode())
                         self._store.clear_pending(tail.seq)
+                        self._store.add_pending([(tail.seq, line)])
                     self._known_head = max(head, tail.seq)
                 finally:
                     self._release()
         except VaultError as exc:
             _oplog.warning("audit_anchor_failed", error=type(exc).__name__)
+
+    def _tail_line(self, tail: Tail) -> bytes:
+        found = self._recent_lines(tail.seq - 1) or []
+        line = found[-1][1] if found else find_record(self.directory, tail.seq)
+        if line is None or line_hash(line) != tail.hash:
+            raise IntegrityError(
+                "the audit log's newest record could not be read back",
+                hint="run `memvault audit verify`",
+            )
+        return line
 
     def head(self) -> tuple[int, str]:
         """(seq, hash) of the newest record, as the next record's ``prev`` would be."""
@@ -706,9 +722,10 @@ class AuditLog:
             try:
                 tail = self._resolve_tail(confirm=False)
                 restored = 0
+                synced, _ = self._store.audit_coverage()
                 for seq, line in self._store.pending_records():
-                    if seq <= tail.seq:
-                        continue
+                    if seq <= tail.seq or seq <= synced:
+                        continue  # a synced line cannot be lost by a crash: not restored
                     record_prev = _prev_of(line)
                     if seq != tail.seq + 1 or record_prev != tail.hash:
                         break

@@ -21,6 +21,10 @@ _FAILED = (
 )
 
 
+_CACHED_CHARS = 1100  # paths (the guard's limit is 1,024 bytes), not texts
+_CACHED_ENTRIES = 4096
+
+
 def _encodes(text: str) -> bool:
     try:
         text.encode()
@@ -34,6 +38,9 @@ class Screen:
 
     def __init__(self, redactor: Redactor) -> None:
         self.redactor = redactor
+        # Paths come back again and again (every command names one, and its audit
+        # record renders it once more): their rendering is remembered, within bounds.
+        self._rendered: dict[str, str] = {}
 
     def text(self, text: str, pseudonym: Pseudonymizer) -> Redacted:
         """The text to store; raises BlockedError (policy) or RedactionError (fault)."""
@@ -47,16 +54,22 @@ class Screen:
 
     def render(self, text: str) -> str:
         """Model input as a message may echo it: every finding replaced by its marker."""
+        cached = self._rendered.get(text)
+        if cached is not None:
+            return cached
         found = self._scan(text)
-        if not found:
-            return text
         out, last = [], 0
         for finding in found:
             out.append(text[last : finding.start])
             out.append(f"[REDACTED:{finding.kind}]")
             last = finding.end
         out.append(text[last:])
-        return "".join(out)
+        rendered = "".join(out)
+        if len(text) <= _CACHED_CHARS:
+            if len(self._rendered) >= _CACHED_ENTRIES:
+                self._rendered.clear()
+            self._rendered[text] = rendered
+        return rendered
 
     def path(self, raw: object, field: str, *, refuse: bool) -> MemoryPath:
         """Guard a path, and screen it.

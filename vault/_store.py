@@ -61,8 +61,8 @@ CREATE TABLE IF NOT EXISTS audit_keys (
     wrapped BLOB NOT NULL                     -- the user's audit key, sealed under the KEK
 );
 CREATE TABLE IF NOT EXISTS audit_pending (
-    seq  INTEGER PRIMARY KEY,                 -- audit records not yet known to be on disk
-    line BLOB NOT NULL                        -- in the log file: kept here until it is synced
+    seq  INTEGER PRIMARY KEY,                 -- the newest audit record (the anchor), and
+    line BLOB NOT NULL                        -- those the log file may not have synced yet
 );
 """
 
@@ -397,6 +397,11 @@ class Store:
         rows = self._q("SELECT seq, line FROM audit_pending ORDER BY seq")
         return [(_int(r[0]), _blob(r[1])) for r in rows]
 
+    def newest_record(self) -> tuple[int, bytes] | None:
+        """The newest audit line the store holds: its anchor."""
+        row = self._one("SELECT seq, line FROM audit_pending ORDER BY seq DESC LIMIT 1")
+        return None if row is None else (_int(row[0]), _blob(row[1]))
+
     def audit_coverage(self) -> tuple[int, int]:
         """(seq the log file was last synced through, newest line the store holds a copy of)."""
         row = self._one(
@@ -415,4 +420,5 @@ class Store:
             raise _storage_error(exc, "recording the audit log's anchor") from None
 
     def clear_pending(self, through: int) -> None:
+        """Forget the copies up to ``through`` (the caller then stores a newer anchor)."""
         self._exec("DELETE FROM audit_pending WHERE seq <= ?", (through,))
