@@ -62,9 +62,16 @@ _DUMMY_PART = re.compile(
     "|".join(re.escape(part) for part in _DUMMY_PARTS) + r"|%\([a-z_][a-z0-9_]*\)[sdr]|^%[sdr]$"
 )
 _MASK = re.compile(r"[xX*#•._\-0]+")
-_DOTTED = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+(?:[(\[].*)?")
-_CALL = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*[(\[].*")
+# Code, not a value: an attribute path or a call, whose arguments are names and
+# literals (``settings.DB_PASSWORD``, ``get_secret(name)``, ``env[KEY]``). A generated
+# key can look like a call's start (``l9nusu(b5w...``) but goes on with symbols.
+_ARGUMENTS = r"(?:[(\[][A-Za-z0-9_.,:\[\]() -]*[)\]])"
+_DOTTED = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+" + _ARGUMENTS + "?")
+_CALL = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*" + _ARGUMENTS)
 _IDENTIFIER = re.compile(r"[a-z_]+|[A-Z_]+")
+# A YAML anchor or alias (``&db_password``, ``*defaults``): a name, not a value. Generated
+# keys may start with ``&`` or ``*`` too, but go on with symbols.
+_YAML_REFERENCE = re.compile(r"[&*][A-Za-z_][A-Za-z0-9_.-]{0,63}")
 _SHELL_VAR = re.compile(r"\$(?:[{(]|[A-Za-z_][A-Za-z0-9_]*$)|%[A-Za-z_][A-Za-z0-9_]*%")
 
 
@@ -77,7 +84,11 @@ def _placeholder(value: str) -> bool:
         return True
     if low.startswith(_DUMMY_PREFIXES) or _DUMMY_PART.search(low):
         return True
-    return bool(_SHELL_VAR.match(value)) or value[0] in "{[&*|>"
+    return (
+        bool(_SHELL_VAR.match(value))
+        or value[0] in "{[|>"
+        or bool(_YAML_REFERENCE.fullmatch(value))
+    )
 
 
 def _real(value: str) -> bool:
