@@ -335,14 +335,18 @@ class AuditLog:
         self._holding = 0  # > 0: a write transaction holds the lock until it ends
         self._txn_seq = 0  # the record a held write transaction appended
         self._known_head = 0
+        # What this process last left in the store (valid while no one else appended).
+        self._synced = 0
+        self._covered = -1
         self.read_only = False  # opened for verification: nothing may be appended
-        self._emit = structlog.wrap_logger(
+        # Bound once: the lazy proxy wrap_logger returns would bind again on every record.
+        self._emit: structlog.BoundLogger = structlog.wrap_logger(
             self,
             wrapper_class=structlog.BoundLogger,
             processors=[_stamp, _origin, _to_chain],
             context_class=dict,
             cache_logger_on_first_use=False,
-        )
+        ).bind()
 
     def close(self) -> None:
         with suppress(OSError):
@@ -458,8 +462,14 @@ class AuditLog:
             self._store.clear_pending(tail.seq)
             self._store.add_pending([(tail.seq + 1, line)])
             return
-        synced, last_pending = self._store.audit_coverage()
-        covered = max(synced, last_pending)
+        if tail.seq == self._covered and tail.segment == self._segment:
+            # The newest record is this process's last write record, whose line the
+            # store holds: nothing new to copy. The synced point may have moved on in
+            # another process's anchor; an older value only syncs sooner.
+            synced, covered = self._synced, tail.seq
+        else:
+            synced, last_pending = self._store.audit_coverage()
+            covered = max(synced, last_pending)
         found: list[tuple[int, bytes]] | None = []
         if tail.seq > covered:
             found = self._recent_lines(covered)
@@ -468,7 +478,9 @@ class AuditLog:
             self._store.set_meta("audit_synced", str(tail.seq).encode())
             self._store.clear_pending(tail.seq)
             found = []
+            synced = tail.seq
         self._store.add_pending([*found, (tail.seq + 1, line)])
+        self._synced, self._covered = synced, tail.seq + 1
 
     def _recent_lines(self, after: int) -> list[tuple[int, bytes]] | None:
         """The lines of the current segment with a sequence number above ``after``,
