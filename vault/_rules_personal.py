@@ -138,6 +138,23 @@ RULES: tuple[Rule, ...] = (
         "domains are kept by the policy's allowlist)",
     ),
     Rule(
+        name="email_file_name",
+        kind="email",
+        category="personal",
+        # An address with a file extension after it (notes/jane.roe@acme.io.md): the
+        # address alone, where the domain before the extension still has a dot, so
+        # icon@2x.png stays an image.
+        pattern=(
+            r"(?:(?m:^)|[^\p{L}\p{N}._%+\-])(?P<value>[\p{L}\p{N}._%+\-]+@"
+            r"(?:[\p{L}\p{N}\-]+\.)+(?:\p{L}\p{L}+|xn--[a-z0-9\-]+))"
+            r"\.(?i:" + "|".join(sorted(v.FILE_EXTENSIONS)) + r")(?:[^\p{L}\p{N}]|$)"
+        ),
+        keywords=("@",),
+        validator=v.email,
+        priority=11,
+        description="e-mail addresses used as file names, followed by an extension",
+    ),
+    Rule(
         name="phone",
         kind="phone",
         category="personal",

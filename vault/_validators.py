@@ -176,7 +176,7 @@ def _words(text: str) -> frozenset[str]:
 
 
 # Name endings that make an address@host a file or a package, not a mailbox.
-_FILE_TLDS = _words(
+FILE_EXTENSIONS = _FILE_TLDS = _words(
     "png jpg jpeg gif svg webp ico bmp js mjs ts tsx jsx css scss map json yaml yml toml lock "
     "py rb go rs java kt php html htm md txt csv log xml pdf zip gz tar exe dll so"
 )
