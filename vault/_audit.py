@@ -338,6 +338,7 @@ class AuditLog:
         # What this process last left in the store (valid while no one else appended).
         self._synced = 0
         self._covered = -1
+        self._reads: list[tuple[int, bytes]] = []  # our read records since ``_covered``
         self.read_only = False  # opened for verification: nothing may be appended
         # Bound once: the lazy proxy wrap_logger returns would bind again on every record.
         self._emit: structlog.BoundLogger = structlog.wrap_logger(
@@ -384,6 +385,10 @@ class AuditLog:
             if txn:
                 self._txn_seq = tail.seq + 1
                 self._known_head = tail.seq + 1
+            elif tail.seq == self._covered + len(self._reads) and len(self._reads) < 64:
+                self._reads.append((tail.seq + 1, line))  # right after our own: kept at hand
+            else:
+                self._reads = []
             return tail.seq + 1
         finally:
             if not self._holding:
@@ -462,17 +467,18 @@ class AuditLog:
             self._store.clear_pending(tail.seq)
             self._store.add_pending([(tail.seq + 1, line)])
             return
-        if tail.seq == self._covered and tail.segment == self._segment:
-            # The newest record is this process's last write record, whose line the
-            # store holds: nothing new to copy. The synced point may have moved on in
-            # another process's anchor; an older value only syncs sooner.
-            synced, covered = self._synced, tail.seq
+        found: list[tuple[int, bytes]] | None = []
+        if tail.seq == self._covered + len(self._reads) and tail.segment == self._segment:
+            # Since this process's last write record (whose line the store holds) only
+            # its own reads were appended, and their lines are at hand. The synced point
+            # may have moved on in another process's anchor; an older value only syncs
+            # sooner.
+            synced, covered, found = self._synced, self._covered, list(self._reads)
         else:
             synced, last_pending = self._store.audit_coverage()
             covered = max(synced, last_pending)
-        found: list[tuple[int, bytes]] | None = []
-        if tail.seq > covered:
-            found = self._recent_lines(covered)
+            if tail.seq > covered:
+                found = self._recent_lines(covered)
         if found is None or covered + len(found) != tail.seq or tail.seq - synced >= PENDING_LIMIT:
             self._sync_file()  # everything up to the tail; this record's line is in the store
             self._store.set_meta("audit_synced", str(tail.seq).encode())
@@ -480,7 +486,7 @@ class AuditLog:
             found = []
             synced = tail.seq
         self._store.add_pending([*found, (tail.seq + 1, line)])
-        self._synced, self._covered = synced, tail.seq + 1
+        self._synced, self._covered, self._reads = synced, tail.seq + 1, []
 
     def _recent_lines(self, after: int) -> list[tuple[int, bytes]] | None:
         """The lines of the current segment with a sequence number above ``after``,
