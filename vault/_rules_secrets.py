@@ -34,13 +34,16 @@ from ._secret_checks import (
     _BARE,
     _BARE_QUERY,
     _CREDENTIAL_NAMES,
+    _PROSE_GAP,
     _PROSE_LINK,
+    _PROSE_QUALIFIER,
     _PROSE_WORD,
     _PW_NAMES,
     _QUOTED,
     _bare,
     _literal,
     _mixed,
+    _mixed_not_url,
     _real,
     _token,
 )
@@ -253,9 +256,39 @@ RULES: tuple[Rule, ...] = (
         cue=r"(?i)" + _PROSE_WORD,
     ),
     _token(
+        "password_in_prose_gap",
+        r"(?i)" + _PROSE_WORD + _PROSE_QUALIFIER + _PROSE_GAP + r"[\"'“„«「]?"
+        r"(?P<value>[^\s\"'”“«»„」：，。、]{5,63}[^\s\"'”“«»„」：，。、.,;:])"
+        r"(?:[\s\"'”»」：，。、]|[.,;:](?:\s|$)|$)",
+        (
+            "pass|wort|mot de passe|contrase|senha|wachtwoord|has|parola|senord|kode|"
+            "passord|salasana|heslo|jelsz|ifre|пароль|密码|密碼|口令|パスワード|비밀번호|암호|पासवर्ड"
+        ),
+        "passwords a few words after the word, before a colon ('new password after the "
+        "rotation: X'): only values mixing letters with digits or symbols, no URLs",
+        kind="password",
+        validator=_mixed_not_url,
+        priority=6,
+        min_entropy=2.8,
+        cue=r"(?i)" + _PROSE_WORD,
+    ),
+    _token(
+        "secret_in_prose_gap",
+        _PROSE_NOUN + _PROSE_QUALIFIER + _PROSE_GAP + r"[\"'“„«「]?"
+        r"(?P<value>\(?[^\s\"'”“«»„」：，。、]{15,199}[^\s\"'”“«»„」：，。、.,;:?)])",
+        "secret|secreto|segredo|geheimnis|segreta|secr|секрет|密钥|秘钥|秘密鍵|シークレット|सीक्रेट|비밀",
+        "secrets a few words after the word, before a colon ('rotated the client secret, new "
+        "one: X'): only long values mixing letters with digits or symbols, no URLs",
+        kind="secret",
+        validator=_mixed_not_url,
+        priority=6,
+        min_entropy=3.5,
+        cue=_PROSE_NOUN,
+    ),
+    _token(
         "secret_in_prose_bare",
         _PROSE_NOUN + r"(?:[ \t]+(?:is|was|ist|lautet|est|es|é|è|это))?(?:[ \t]*\r?\n[ \t]*|[ \t]+)"
-        r"[\"'“„«「(]?(?P<value>[^\s\"'”“«»„」：，。、]{15,199}[^\s\"'”“«»„」：，。、.,;:?)])",
+        r"[\"'“„«「]?(?P<value>\(?[^\s\"'”“«»„」：，。、]{15,199}[^\s\"'”“«»„」：，。、.,;:?)])",
         "secret|secreto|segredo|geheimnis|segreta|secr|секрет|密钥|秘钥|秘密鍵|シークレット|सीक्रेट|비밀",
         "secrets right after the word or on the next line ('Secret lautet\\nX'): only long "
         "values mixing letters with digits or symbols",

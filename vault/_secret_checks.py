@@ -71,6 +71,8 @@ _CALL = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*" + _ARGUMENTS)
 _IDENTIFIER = re.compile(r"[a-z_]+|[A-Z_]+")
 # A YAML anchor or alias (``&db_password``, ``*defaults``): a name, not a value. Generated
 # keys may start with ``&`` or ``*`` too, but go on with symbols.
+# A note in brackets after the word ("password (prod): ..."), not the password.
+_ANNOTATION = re.compile(r"[(（][^\W\d_]+(?:[ .-][^\W\d_]+)*[)）][:：]?")
 _YAML_REFERENCE = re.compile(r"[&*][A-Za-z_][A-Za-z0-9_.-]{0,63}")
 _SHELL_VAR = re.compile(r"\$(?:[{(]|[A-Za-z_][A-Za-z0-9_]*$)|%[A-Za-z_][A-Za-z0-9_]*%")
 
@@ -88,6 +90,7 @@ def _placeholder(value: str) -> bool:
         bool(_SHELL_VAR.match(value))
         or value[0] in "{[|>"
         or bool(_YAML_REFERENCE.fullmatch(value))
+        or bool(_ANNOTATION.fullmatch(value))
     )
 
 
@@ -133,6 +136,11 @@ def _random(value: str) -> bool:
     has_upper = any(ch.isupper() for ch in value)
     has_lower = any(ch.islower() for ch in value)
     return has_digit and has_upper and has_lower
+
+
+def _mixed_not_url(value: str) -> bool:
+    """:func:`_mixed`, but not a link or a path ('reset link: https://...')."""
+    return "://" not in value and not value.startswith(("/", "www.")) and _mixed(value)
 
 
 def _mixed_case(value: str) -> bool:
@@ -296,8 +304,14 @@ _PROSE_WORD = (
     r"|wachtwoord|has[lł]o|parola|l[öo]senord|adgangskode|passord|salasana|heslo|jelsz[óo]"
     r"|[şs]ifre|passcode|passphrase)|пароль|密码|密碼|口令|パスワード|비밀번호|암호|पासवर्ड)"
 )
+# A qualifier in brackets after the word: "password (prod):", "senha (produção):".
+_PROSE_QUALIFIER = r"(?:[ \t]*[(（][^()（）\r\n]{1,30}[)）])?"
+# A few words between the word and a colon on the same line: "client secret today, new
+# one: X", "nueva contraseña tras la rotación: X". Only for the stricter gap rules.
+_PROSE_GAP = r"[ \t,]+(?:[^\s:：=]{1,20}[ \t,]+){0,4}[^\s:：=]{1,20}[ \t]*[:：][ \t]+"
 _PROSE_LINK = (
-    r"(?:[ \t]+(?:for|to|of|on|für|pour|para|per|voor|de|du|del|da|do|dla|для|от)"
+    _PROSE_QUALIFIER
+    + r"(?:[ \t]+(?:for|to|of|on|für|pour|para|per|voor|de|du|del|da|do|dla|для|от)"
     r"[ \t]+[^\s:：=]{1,40}(?:[ \t]+[^\s:：=]{1,40})?)?"
     r"(?:[ \t]*[:：=][ \t]*|[ \t]*[-–—][ \t]+|[^\r\n:：=]{0,40}[:：][ \t]*\r?\n[ \t]*"
     r"|[ \t]+(?:is|was|is now|ist|lautet|est|es|é|è|jest|är|er|on|это)(?:[ \t]*:)?[ \t]+"
