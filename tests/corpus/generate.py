@@ -3,6 +3,7 @@
     .venv/bin/python tests/corpus/generate.py            # writes tests/corpus/samples.jsonl
     .venv/bin/python tests/corpus/generate.py --holdout  # prints a held-out variant
     .venv/bin/python tests/corpus/generate.py --fresh    # prints a second, untuned one
+    .venv/bin/python tests/corpus/generate.py --blind    # prints one written blind to the detectors
 
 Each sample is a realistic agent note (chat transcript, config file, log, shell
 history, code, ticket, clinical, HR or CRM note, in one of several languages)
@@ -22,8 +23,10 @@ from __future__ import annotations
 import base64
 import json
 import random
+import re
 import string
 import sys
+import unicodedata
 import uuid
 import zlib
 from collections import Counter
@@ -1666,6 +1669,700 @@ def build_fresh(count: int = 300) -> list[dict[str, object]]:
     )
 
 
+# --- a blind variant ------------------------------------------------------------------------
+# The held-out and fresh corpora keep this module's document shapes and change only the
+# words, and both have been looked at while detectors were tuned. The blind corpus
+# (``--blind``) shares nothing with them but the value generators above: its documents,
+# phrasings, names, streets and look-alikes were written without reading the detectors, so
+# it estimates how the filter does on notes nobody tuned it on. Keep it that way: a rule
+# changed because of what this corpus shows makes it one more tuning set.
+
+BLIND_SEED = SEED + 104_729
+BLIND_LANGS = ("en", "de", "fr", "es", "pt", "ja", "zh", "hi")
+BLIND_SLOT = re.compile("⟦([a-z_]+)(\\d*)⟧")  # ⟦email⟧, ⟦name2⟧: a second, different name
+
+# fmt: off
+BLIND_NAMES = {
+    "en": (["Nadia", "Conor", "Priscilla", "Wendell", "Josephine", "Tobias", "Rosalind", "Desmond", "Louisa", "Gideon", "Marisol", "Everett"], ["Okafor", "Hargreaves", "Lindqvist", "Brennan", "Castellano", "Whitlock", "Abernathy", "Quinlan", "Thornbury", "McAllister", "Pruitt", "Delacroix"]),
+    "de": (["Mareike", "Till", "Swantje", "Benedikt", "Ortrud", "Jannik", "Wiebke", "Gerold", "Tamara", "Volker"], ["Hagedorn", "Brüggemann", "Ostermann", "Kowalczyk", "Steinbach", "Riedl", "Wendland", "Eichhorn", "Pfeiffer", "Lindemann"]),
+    "fr": (["Ombeline", "Gaëtan", "Apolline", "Loïc", "Bérénice", "Yannick", "Maëlle", "Florent", "Ségolène", "Thibault"], ["Delaunay", "Courtois", "Vasseur", "Le Goff", "Pichon", "Carré", "Marais", "Tessier", "Brunet", "Guillot"]),
+    "es": (["Remedios", "Ginés", "Itziar", "Fermín", "Consuelo", "Borja", "Araceli", "Eusebio", "Yolanda", "Marcelino"], ["Echeverría", "Quintana", "Villalobos", "Arrieta", "Benítez", "Carrasco", "Zubiri", "Montero", "Salcedo", "Aguirre"]),
+    "pt": (["Iara", "Wellington", "Jussara", "Edivaldo", "Rosângela", "Cauã", "Graziela", "Anderson", "Tainá", "Wagner"], ["Nascimento", "Moura", "Cavalcanti", "Teixeira", "Figueiredo", "Bezerra", "Medeiros", "Queiroz", "Siqueira", "Assunção"]),
+    "ja": (["陽介", "千尋", "和也", "真由美", "悠斗", "彩花", "康弘", "奈々"], ["松本", "井上", "木村", "林", "清水", "山口", "森", "池田"]),
+    "zh": (["志强", "秀英", "海燕", "建华", "晓明", "丽娟", "国栋", "雪梅"], ["郭", "何", "高", "罗", "郑", "梁", "谢", "宋"]),
+    "hi": (["Aditya", "Meenakshi", "Siddharth", "Pooja", "Varun", "Lakshmi", "आदित्य", "मीनाक्षी", "सिद्धार्थ", "पूजा", "वरुण", "लक्ष्मी"], ["Banerjee", "Deshpande", "Mehta", "Kulkarni", "Chatterjee", "Menon", "बनर्जी", "देशपांडे", "मेहता", "कुलकर्णी", "चटर्जी", "मेनन"]),
+}
+BLIND_HANDLES = ["guo.zhiqiang", "hxy1988", "kazuya.kimura", "chihiro_i", "luo.haiyan", "yosuke.m", "zheng_jh", "nana.ikeda", "song.xuemei", "h.shimizu"]
+BLIND_DOMAINS = {
+    "en": ["fastmail.com", "hey.com", "aol.com", "comcast.net", "btinternet.com", "kestrelworks.com"],
+    "de": ["freenet.de", "mailbox.org", "arcor.de", "hagedorn-logistik.de"],
+    "fr": ["wanadoo.fr", "neuf.fr", "bbox.fr", "cabinet-marais.fr"],
+    "es": ["outlook.es", "movistar.es", "ono.com", "bodegas-arrieta.es"],
+    "pt": ["hotmail.com", "globo.com", "ig.com.br", "clix.pt"],
+    "ja": ["ezweb.ne.jp", "softbank.ne.jp", "outlook.jp", "i.softbank.jp"],
+    "zh": ["sohu.com", "foxmail.com", "aliyun.com", "139.com"],
+    "hi": ["outlook.in", "sify.com", "hotmail.co.in", "vedantsoft.in"],
+}
+BLIND_STREETS = {
+    "en": lambda r: f"{r.randint(12, 9870)} {r.choice(['Larkspur', 'Bramble', 'Wexford', 'Prospect', 'Quarry', 'Tamarack', 'Cedar Hollow', 'Old Mill'])} {r.choice(['Lane', 'Street', 'Road', 'Avenue', 'Court', 'Drive', 'Ln', 'St'])}",
+    "de": lambda r: f"{r.choice(['Amselweg', 'Lerchenstraße', 'Brunnenstr.', 'Wiesenstraße', 'Theodor-Heuss-Ring', 'Am Anger', 'Gartenstraße', 'Hohe Str.'])} {r.randint(1, 160)}{r.choice(['', '', 'a', 'c'])}",
+    "fr": lambda r: f"{r.randint(1, 210)}{r.choice(['', ' bis', ' ter'])}{r.choice([' ', ', '])}{r.choice(['rue des Capucins', 'rue Saint-Honoré', 'avenue Foch', 'chemin des Vignes', 'allée des Peupliers', 'boulevard Haussmann', 'rue de la Gare'])}",
+    "es": lambda r: f"{r.choice(['Calle de Toledo', 'Avda. de América', 'Carrer de Balmes', 'Calle Larios', 'Calle Fuencarral', 'Ronda de Segovia', 'Calle Sierpes'])}{r.choice([', ', ' ', ', nº '])}{r.randint(1, 220)}",
+    "pt": lambda r: f"{r.choice(['Rua Oscar Freire', 'Av. Brigadeiro Faria Lima', 'Rua Haddock Lobo', 'Rua do Ouvidor', 'Alameda Santos', 'Rua Garrett', 'Estrada da Gávea'])}, {r.randint(1, 3999)}",
+    "ja": lambda r: f"{r.choice(['東京都世田谷区', '京都府京都市左京区', '福岡県福岡市博多区', '北海道札幌市中央区', '愛知県名古屋市中区'])}{r.choice(['三軒茶屋', '下鴨', '博多駅前', '大通西', '栄'])}{r.randint(1, 6)}丁目{r.randint(1, 30)}番{r.randint(1, 20)}号",
+    "zh": lambda r: f"{r.choice(['广州市天河区', '成都市锦江区', '南京市鼓楼区', '武汉市江汉区', '西安市雁塔区'])}{r.choice(['天河路', '春熙路', '中山北路', '解放大道', '小寨东路'])}{r.randint(1, 899)}号{r.choice(['', '', f'{r.randint(1, 30)}栋{r.randint(101, 2405)}室'])}",
+    "hi": lambda r: f"{r.choice(['House No. ', 'Flat ', '', 'मकान नं. '])}{r.randint(1, 450)}, {r.choice(['Residency Road', 'Koramangala 5th Block', 'Sector 21', 'लाजपत नगर', 'शिवाजी नगर', 'Hill Road, Bandra West'])}",
+}
+BLIND_MESES = ["janeiro", "fevereiro", "março", "abril", "maio", "junho", "julho", "agosto", "setembro", "outubro", "novembro", "dezembro"]
+BLIND_NATIONAL_IDS: dict[str, list[Callable[[random.Random], str]]] = {
+    "en": [nhs_number, nino], "de": [steuer_id], "fr": [nir], "es": [dni], "pt": [cpf],
+    "ja": [my_number], "zh": [china_id], "hi": [aadhaar],
+}
+BLIND_PW_WORDS = ["harbor", "kiwi", "lantern", "cobalt", "nimbus", "saffron", "walnut", "pixel", "tundra", "marigold"]
+BLIND_NOTES = {
+    "en": ["TODO move this to the secrets manager", "temporary, remove before merging", "copied from the old wiki page", "ask Ops before changing"],
+    "de": ["TODO: ins Vault verschieben", "nur vorübergehend, vor dem Merge löschen", "aus dem alten Wiki übernommen"],
+    "fr": ["à déplacer dans le coffre-fort", "temporaire, à supprimer avant la fusion", "repris de l'ancien wiki"],
+    "es": ["pendiente: mover a Vault", "temporal, borrar antes del merge", "copiado de la wiki vieja"],
+    "pt": ["TODO: mover para o cofre", "provisório, apagar antes do merge", "copiado da wiki antiga"],
+    "ja": ["あとでシークレット管理に移す", "一時的なもの、マージ前に削除", "旧Wikiからコピー"],
+    "zh": ["待办：迁移到密钥管理服务", "临时配置，合并前删除", "从旧 wiki 复制过来的"],
+    "hi": ["baad mein vault mein daalna hai", "temporary hai, merge se pehle hatana", "purani wiki se copy kiya"],
+}
+BLIND_PLACEHOLDERS = [
+    "<redacted>", "***REDACTED***", "$(cat /run/secrets/db_password)", "process.env.STRIPE_SECRET",
+    "os.getenv('DB_PASS')", "vault:secret/data/billing#api_key", "<paste-token-here>", "TODO-set-me",
+    "%SMTP_PASS%", "@@DB_PASSWORD@@", "••••••••", "dummy-password", "not-a-real-key", "CHANGE_ME_BEFORE_PROD",
+]
+BLIND_CI_SECRETS = ["${{ secrets.NPM_TOKEN }}", "${{ secrets.DEPLOY_KEY }}", "$CI_JOB_TOKEN", "$(SYSTEM_ACCESSTOKEN)", "{{ vault_db_password }}"]
+BLIND_EXAMPLE_EMAILS = ["someone@example.com", "billing@example.org", "test.user@example.net", "noreply@example.com", "it-support@example.com", "postmaster@localhost"]
+BLIND_PRIVATE_IPS = ["10.{}.{}.{}", "192.168.{}.{}", "172.20.{}.{}", "127.0.0.1", "169.254.169.254", "198.51.100.{}", "fd00::{}", "203.0.113.{}"]
+BLIND_PRICES = {
+    "en": lambda r: f"${r.randint(1, 9)},{r.randint(100, 999)}.{r.choice(['00', '50', '99'])}",
+    "de": lambda r: f"{r.randint(1, 9)}.{r.randint(100, 999)},00 €",
+    "fr": lambda r: f"{r.randint(1, 9)} {r.randint(100, 999)},00 €",
+    "es": lambda r: f"{r.randint(100, 999)},{r.randint(10, 99)} €",
+    "pt": lambda r: f"R$ {r.randint(1, 9)}.{r.randint(100, 999)},90",
+    "ja": lambda r: f"¥{r.randint(10, 999)},000",
+    "zh": lambda r: f"{r.randint(100, 9999)}元",
+    "hi": lambda r: f"₹{r.randint(1, 99)},{r.randint(100, 999)}",
+}
+# fmt: on
+
+
+def _ascii_fold(text: str) -> str:
+    return "".join(c for c in unicodedata.normalize("NFKD", text) if c.isascii() and c.isalnum())
+
+
+def _blind_name(rng: random.Random, lang: str, reverse: bool = False) -> str:
+    first, last = BLIND_NAMES[lang]
+    if lang == "zh":
+        return rng.choice(last) + rng.choice(first)
+    if lang == "ja":
+        return rng.choice(last) + rng.choice(["", " ", "　"]) + rng.choice(first)
+    if lang == "hi":
+        half = rng.randrange(2) * 6  # Latin and Devanagari names are not mixed in one name
+        f, s = first[half + rng.randrange(6)], last[half + rng.randrange(6)]
+    else:
+        f, s = rng.choice(first), rng.choice(last)
+    return f"{s}, {f}" if reverse else f"{f} {s}"
+
+
+def _blind_email(rng: random.Random, lang: str) -> str:
+    if lang in ("ja", "zh") or rng.random() < 0.15:
+        local = rng.choice(BLIND_HANDLES)
+    else:
+        first, last = BLIND_NAMES[lang]
+        f, s = _ascii_fold(rng.choice(first[:6])).lower(), _ascii_fold(rng.choice(last[:6])).lower()
+        local = rng.choice(
+            [f"{f}.{s}", f"{f[0]}{s}", f"{s}.{f[0]}", f"{f}{rng.randint(70, 99)}", f"{f}_{s}"]
+        )
+    return f"{local}@{rng.choice(BLIND_DOMAINS[lang])}"
+
+
+def _blind_phone(rng: random.Random, lang: str) -> str:
+    if rng.random() < 0.5:
+        return phone(rng, lang).value
+    d = lambda n: rand(rng, string.digits, n)  # noqa: E731
+    if lang == "en":
+        area = digits(rng, 1, "2345678") + d(1) + rng.choice("02345678")
+        ex, line = digits(rng, 1, "23456789") + d(2), d(4)
+        return rng.choice(
+            [
+                f"{area}.{ex}.{line}",
+                f"1-{area}-{ex}-{line}",
+                f"+1{area}{ex}{line}",
+                f"07{rng.choice('4589')}{d(2)} {d(3)} {d(3)}",
+            ]
+        )
+    if lang == "de":
+        m = rng.choice(["151", "160", "170", "173", "175", "177", "179"])
+        return rng.choice([f"0{m}/{d(7)}", f"0{m} / {d(3)} {d(2)} {d(2)}", f"+49-{m}-{d(7)}"])
+    if lang == "fr":
+        return rng.choice(
+            [f"0{rng.choice('67')}.{d(2)}.{d(2)}.{d(2)}.{d(2)}", f"+33{rng.choice('67')}{d(8)}"]
+        )
+    if lang == "es":
+        return rng.choice(
+            [f"+34 6{d(8)}", f"6{d(2)}-{d(3)}-{d(3)}", f"(+34) 91 {d(3)} {d(2)} {d(2)}"]
+        )
+    if lang == "pt":
+        ddd = rng.choice(["11", "19", "21", "27", "31", "48", "85"])
+        return rng.choice(
+            [
+                f"+55 ({ddd}) 9{d(4)}-{d(4)}",
+                f"{ddd} 9{d(4)}-{d(4)}",
+                f"+351 9{rng.choice('1236')}{d(1)} {d(3)} {d(3)}",
+            ]
+        )
+    if lang == "ja":
+        c = rng.choice(["090", "080", "070"])
+        plain = f"{c}-{d(4)}-{d(4)}"
+        fullwidth = plain.translate(str.maketrans("0123456789-", "０１２３４５６７８９－"))
+        return rng.choice([f"{c}({d(4)}){d(4)}", f"+81-{c[1:]}-{d(4)}-{d(4)}", fullwidth])
+    if lang == "zh":
+        c = rng.choice(["13", "15", "17", "18"]) + rng.choice("0123456789")
+        return rng.choice(
+            [
+                f"{c}-{d(4)}-{d(4)}",
+                f"(021) {digits(rng, 8, '56')}",
+                f"+86 {c}{d(8)}",
+                f"0755-{digits(rng, 8, '2368')}",
+            ]
+        )
+    c = digits(rng, 5, "6789")
+    return rng.choice([f"+91-{c}-{d(5)}", f"0{c}-{d(5)}", f"+91 {c}{d(5)}"])
+
+
+def _blind_date(rng: random.Random, lang: str, year: int, iso: bool = False) -> str:
+    m, d = rng.randint(1, 12), rng.randint(1, 28)
+    if iso:
+        return f"{year}-{m:02d}-{d:02d}"
+    if rng.random() < 0.5:
+        return date_text(rng, lang, year)
+    era = f"昭和{year - 1925}年{m}月{d}日" if year < 1989 else f"平成{year - 1988}年{m}月{d}日"
+    mon = MONTHS["en"][m - 1][:3]
+    return rng.choice(
+        {
+            "en": [f"{m}/{d}/{year}", f"{d:02d}-{mon}-{year}", f"{mon} {d} {year}"],
+            "de": [f"{d}.{m}.{year}", f"{d}. {MONTHS['de'][m - 1][:3]}. {year}"],
+            "fr": [f"{d:02d}.{m:02d}.{year}", f"{d}/{m}/{year}", f"{d:02d}-{m:02d}-{year}"],
+            "es": [f"{d}-{m}-{year}", f"{d}/{m:02d}/{year}"],
+            "pt": [f"{d} de {BLIND_MESES[m - 1]} de {year}", f"{d}/{m}/{year}"],
+            "ja": [era, f"{year}年{m:02d}月{d:02d}日", f"{year}.{m}.{d}"],
+            "zh": [f"{year}.{m:02d}.{d:02d}", f"{year}/{m}/{d}", f"{year}年{m:02d}月{d:02d}日"],
+            "hi": [f"{d}/{m}/{year}", f"{d}-{mon}-{year}"],
+        }[lang]
+    )
+
+
+def _blind_password(rng: random.Random) -> str:
+    r = rng.randrange(4)
+    if r == 0:
+        return password_value(rng)
+    if r == 1:
+        a, b = rng.sample(BLIND_PW_WORDS, 2)
+        return f"{a.capitalize()}{rng.choice('!@%*?')}{b.capitalize()}{rng.randint(10, 99)}"
+    if r == 2:
+        return rand(rng, ALNUM, 10) + rng.choice("!@%^*-_+=.?") + rand(rng, ALNUM, 5)
+    return f"{rng.choice(BLIND_PW_WORDS)}{rng.randint(1000, 9999)}{rng.choice('!?.')}"
+
+
+def _blind_url_credential(rng: random.Random) -> tuple[str, str]:
+    pw = password_value(rng, url_safe=True)
+    scheme, user, rest = rng.choice(
+        [
+            ("postgres", "billing_rw", "pg-main.prod.internal:5432/billing"),
+            (
+                "postgresql",
+                "analytics",
+                "rds-analytics.c9xk2lq.eu-central-1.rds.amazonaws.com:5432/warehouse",
+            ),
+            ("mysql", "shop", "10.20.0.15:3306/shop"),
+            ("mongodb+srv", "reporting", "cluster0.ab1cd.mongodb.net/events?retryWrites=true"),
+            ("redis", "", "cache-01.corp.lan:6379/2"),
+            ("amqps", "worker", "mq.corp.lan:5671/%2F"),
+            ("smtps", "postmaster", "smtp.mailgun.org:465"),
+            ("https", "ci-bot", "nexus.corp.lan/repository/pypi-internal/simple"),
+            ("sftp", "partner_upload", "files.corp.lan:22/inbound"),
+        ]
+    )
+    return f"{scheme}://{user}:{pw}@{rest}", pw
+
+
+def _vendor_key(rng: random.Random, vendor: str) -> str:
+    """A token in one vendor's published format (prefix, length, alphabet); random body."""
+    up = string.ascii_uppercase
+    return {
+        "gh": lambda: github_token(rng, rng.choice(["ghp", "ghp", "gho", "ghs"])),
+        "aws_id": lambda: "AKIA" + rand(rng, up + "234567", 16),
+        "stripe": lambda: (
+            rng.choice(["sk_live_", "rk_live_"]) + rand(rng, ALNUM, rng.choice([24, 99]))
+        ),
+        "openai": lambda: "sk-proj-" + rand(rng, URLSAFE, 74) + "T3BlbkFJ" + rand(rng, URLSAFE, 74),
+        "anthropic": lambda: "sk-ant-api03-" + rand(rng, URLSAFE, 93) + "AA",
+        "slack": lambda: f"xoxb-{digits(rng, 12)}-{digits(rng, 13)}-{rand(rng, ALNUM, 24)}",
+        "google": lambda: "AIza" + rand(rng, URLSAFE, 35),
+        "gitlab": lambda: "glpat-" + rand(rng, URLSAFE, 20),
+        "npm": lambda: github_token(rng, "npm"),
+        "sendgrid": lambda: f"SG.{rand(rng, URLSAFE, 22)}.{rand(rng, URLSAFE, 43)}",
+        "pypi": lambda: "pypi-AgEIcHlwaS5vcmcCJ" + rand(rng, URLSAFE, 150),
+        "linear": lambda: "lin_api_" + rand(rng, ALNUM, 40),
+        "notion": lambda: "secret_" + rand(rng, ALNUM, 43),
+        "databricks": lambda: "dapi" + rand(rng, HEX, 32),
+        "newrelic": lambda: "NRAK-" + rand(rng, up + string.digits, 27),
+        "mailgun": lambda: "key-" + rand(rng, HEX, 32),
+        "supabase": lambda: "sbp_" + rand(rng, HEX, 40),
+        "grafana": lambda: "glsa_" + rand(rng, ALNUM, 32) + "_" + rand(rng, HEX, 8),
+    }[vendor]()
+
+
+BLIND_VENDORS = ("gh", "aws_id", "stripe", "openai", "anthropic", "slack", "google", "gitlab", "npm", "sendgrid", "pypi", "linear", "notion", "databricks", "newrelic", "mailgun", "supabase", "grafana")  # fmt: skip
+
+# fmt: off
+BLIND_COOKIES: list[tuple[str, Callable[[random.Random], str]]] = [
+    ("sessionid", lambda r: rand(r, string.ascii_lowercase + string.digits, 32)),
+    ("_gitlab_session", lambda r: rand(r, HEX, 32)),
+    ("ASP.NET_SessionId", lambda r: rand(r, string.ascii_lowercase + "012345", 24)),
+    ("__Secure-next-auth.session-token", lambda r: rand(r, URLSAFE, 180)),
+    ("_shop_session", lambda r: rand(r, URLSAFE, 88) + "--" + rand(r, HEX, 40)),
+    ("PHPSESSID", lambda r: rand(r, string.ascii_lowercase + string.digits, 26)),
+    ("remember_token", lambda r: rand(r, URLSAFE, 64)),
+]
+# fmt: on
+
+
+def _cookie(rng: random.Random, style: str) -> tuple[str, str]:
+    name, make = rng.choice(BLIND_COOKIES)
+    v = make(rng)
+    return v, (f'"{name}": "{v}"' if style == "py" else f"{name}={v}")
+
+
+def _bearer(rng: random.Random) -> str:
+    r = rng.randrange(4)
+    if r == 0:
+        return rand(rng, ALNUM, 40)
+    if r == 1:
+        return "ya29." + rand(rng, URLSAFE, 120)
+    return rand(rng, URLSAFE, 43 if r == 2 else 64)
+
+
+def _basic(rng: random.Random) -> str:
+    user = rng.choice(["svc-reports", "jenkins", "admin", "partner-acme", "grafana"])
+    return base64.b64encode(f"{user}:{_blind_password(rng)}".encode()).decode()
+
+
+def _pem(rng: random.Random) -> str:
+    return private_key(rng).value
+
+
+def _natid(rng: random.Random, lang: str) -> str:
+    return rng.choice(BLIND_NATIONAL_IDS[lang])(rng)
+
+
+def _same(value: str) -> tuple[str, str]:
+    return value, value
+
+
+Maker = Callable[[random.Random, str], tuple[str, str]]
+
+# Each slot a template names: the kind it must go as, and (value that must go, text shown).
+# fmt: off
+BLIND_GO: dict[str, tuple[str, Maker]] = {
+    "name": ("person_name", lambda r, lang: _same(_blind_name(r, lang))),
+    "name_rev": ("person_name", lambda r, lang: _same(_blind_name(r, lang, reverse=lang not in ("zh", "ja")))),
+    "email": ("email", lambda r, lang: _same(_blind_email(r, lang))),
+    "phone": ("phone", lambda r, lang: _same(_blind_phone(r, lang))),
+    "dob": ("date_of_birth", lambda r, lang: _same(_blind_date(r, lang, r.randint(1940, 2006)))),
+    "dob_iso": ("date_of_birth", lambda r, lang: _same(_blind_date(r, lang, r.randint(1940, 2006), iso=True))),
+    "ssn": ("ssn", lambda r, lang: _same(ssn_value(r))),
+    "card": ("card_number", lambda r, lang: _same(format_card(card_digits(r), r))),
+    "card_plain": ("card_number", lambda r, lang: _same(card_digits(r))),
+    "iban": ("iban", lambda r, lang: _same(iban(r, lang).value)),
+    "iban_plain": ("iban", lambda r, lang: _same(iban(r, lang).value.replace(" ", ""))),
+    "ip": ("ip_address", lambda r, lang: _same(public_ipv4(r) if r.random() < 0.8 else ip_address(r, lang).value)),
+    "ipv": ("ip_address", lambda r, lang: _same(public_ipv4(r))),
+    "passport": ("passport", lambda r, lang: _same(passport(r, lang).value)),
+    "natid": ("national_id", lambda r, lang: _same(_natid(r, lang))),
+    "nhs": ("national_id", lambda r, lang: _same(nhs_number(r))),
+    "nino": ("national_id", lambda r, lang: _same(nino(r))),
+    "steuer": ("national_id", lambda r, lang: _same(steuer_id(r))),
+    "nir": ("national_id", lambda r, lang: _same(nir(r))),
+    "dni": ("national_id", lambda r, lang: _same(dni(r))),
+    "cpf": ("national_id", lambda r, lang: _same(cpf(r))),
+    "mynum": ("national_id", lambda r, lang: _same(my_number(r))),
+    "cnid": ("national_id", lambda r, lang: _same(china_id(r))),
+    "aadhaar": ("national_id", lambda r, lang: _same(aadhaar(r))),
+    "street": ("street_address", lambda r, lang: _same(BLIND_STREETS[lang](r))),
+    "api_key": ("api_key", lambda r, lang: _same(api_key(r).value)),
+    **{v: ("api_key", (lambda vendor: lambda r, lang: _same(_vendor_key(r, vendor)))(v)) for v in BLIND_VENDORS},
+    "password": ("password", lambda r, lang: _same(_blind_password(r))),
+    "basepw": ("password", lambda r, lang: _same(base64.b64encode(_blind_password(r).encode()).decode())),
+    "cred": ("credential", lambda r, lang: _blind_url_credential(r)[::-1]),
+    "cpw": ("credential", lambda r, lang: _same(password_value(r, url_safe=True))),
+    "basecred": ("credential", lambda r, lang: _same(base64.b64encode(_blind_url_credential(r)[0].encode()).decode())),
+    "bearer": ("auth_header", lambda r, lang: _same(_bearer(r))),
+    "basic": ("auth_header", lambda r, lang: _same(_basic(r))),
+    "hexkey": ("auth_header", lambda r, lang: _same(rand(r, HEX, r.choice([32, 40])))),
+    "cookie": ("cookie", lambda r, lang: _cookie(r, "header")),
+    "cookie_py": ("cookie", lambda r, lang: _cookie(r, "py")),
+    "jwt": ("jwt", lambda r, lang: _same(jwt(r).value)),
+    "secret": ("secret", lambda r, lang: _same(secret(r).value)),
+    "whsec": ("secret", lambda r, lang: _same("whsec_" + rand(r, ALNUM, 32))),
+    "aws_secret": ("secret", lambda r, lang: _same(rand(r, B64, 40))),
+    "django": ("secret", lambda r, lang: _same(rand(r, string.ascii_lowercase + string.digits + "!@%^&*(-_=+)", 50))),
+    "hexsecret": ("secret", lambda r, lang: _same(rand(r, HEX, 64))),
+    "refresh": ("secret", lambda r, lang: _same(rand(r, URLSAFE, 64))),
+    "twilio": ("secret", lambda r, lang: _same(rand(r, HEX, 32))),
+    "pem": ("private_key", lambda r, lang: _same(_pem(r))),
+    "pem_json": ("private_key", lambda r, lang: _same(json.dumps(_pem(r))[1:-1])),
+    "pem_ind": ("private_key", lambda r, lang: (lambda s: (s.lstrip(), s))(indent(_pem(r), "    "))),
+}
+# fmt: on
+
+
+def _blind_stay(rng: random.Random, name: str, lang: str) -> tuple[str, str]:
+    """A look-alike for slot ``name``: (its family, the value)."""
+    n = rng.randint
+    if name == "k_uuid":
+        return "uuid", str(uuid.UUID(int=rng.getrandbits(128), version=4))
+    if name == "k_sha":
+        return "git_sha", rand(rng, HEX, 40)
+    if name == "k_short":
+        return "short_sha", rand(rng, HEX, 7) + rng.choice("abcdef")
+    if name == "k_hash":
+        return "sha256", rand(rng, HEX, 64)
+    if name == "k_digest":
+        return "digest", "sha256:" + rand(rng, HEX, 64)
+    if name == "k_md":
+        return "md5", rand(rng, HEX, 32)
+    if name == "k_ver":
+        a, b, c = n(0, 5), n(0, 40), n(0, 30)
+        return "version", rng.choice(
+            [f"{a}.{b}.{c}", f"v{a}.{b}.{c}-rc.{n(1, 9)}", f"{a}.{b}.{c}+build.{n(100, 9999)}"]
+        )
+    if name == "k_ts":
+        return "timestamp", rng.choice(
+            [
+                f"2025-{n(1, 12):02d}-{n(1, 28):02d}T{n(0, 23):02d}:{n(0, 59):02d}:{n(0, 59):02d}.{n(0, 999):03d}+01:00",
+                str(n(1_650_000_000_000, 1_760_000_000_000)),
+                f"{n(1, 28):02d}/{MONTHS['en'][n(0, 11)][:3]}/2025:{n(0, 23):02d}:{n(0, 59):02d}:{n(0, 59):02d} +0000",
+            ]
+        )
+    if name == "k_order":
+        return "order", rng.choice(
+            [
+                f"PO-{n(2023, 2026)}-{n(10000, 99999)}",
+                f"#{n(100000, 999999)}",
+                f"{n(100, 999)}-{digits(rng, 7)}-{digits(rng, 7)}",
+            ]
+        )
+    if name == "k_inv":
+        return "invoice", rng.choice(
+            [
+                f"INV-{n(2023, 2026)}-{n(10000, 99999)}",
+                f"RE-{n(1000000, 9999999)}",
+                f"FAC{n(2023, 2026)}/{n(1000, 9999)}",
+            ]
+        )
+    if name == "k_ticket":
+        return "ticket", f"{rng.choice(['OPS', 'SUP', 'PAY', 'HR', 'CS'])}-{n(100, 99999)}"
+    if name == "k_emp":
+        return "employee_id", rng.choice(
+            [
+                f"E{n(100000, 999999)}",
+                f"EMP-{n(10000, 99999)}",
+                f"P{n(1000, 9999)}-{rng.choice(string.ascii_uppercase)}",
+            ]
+        )
+    if name == "k_price":
+        return "price", BLIND_PRICES[lang](rng)
+    if name == "k_date":
+        return "plain_date", _blind_date(rng, lang, n(2023, 2026))
+    if name == "k_rip":
+        return "private_ip", rng.choice(BLIND_PRIVATE_IPS).format(n(0, 255), n(0, 255), n(1, 254))
+    if name == "k_exemail":
+        return "example_email", rng.choice(BLIND_EXAMPLE_EMAILS)
+    if name == "k_ph":
+        return "placeholder", rng.choice(BLIND_PLACEHOLDERS)
+    if name == "k_ci":
+        return "placeholder", rng.choice(BLIND_CI_SECRETS)
+    if name == "k_exkey":
+        return "example_key", rng.choice(
+            ["AKIAIOSFODNN7EXAMPLE", "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"]
+        )
+    if name == "k_trace":
+        return "trace_id", f"00-{rand(rng, HEX, 32)}-{rand(rng, HEX, 16)}-01"
+    if name == "k_stripe":
+        prefix = rng.choice(["cus_", "pi_3", "ch_3", "req_", "evt_1"])
+        return "stripe_object_id", prefix + rand(
+            rng, ALNUM, 14 if prefix in ("cus_", "req_") else 23
+        )
+    if name == "k_arn":
+        return (
+            "arn",
+            f"arn:aws:iam::{digits(rng, 12, '123456789')}:role/{rng.choice(['deploy', 'ci-runner', 'readonly'])}",
+        )
+    if name == "k_luhn":
+        return "luhn_fail", luhn_failing(rng)
+    if name == "k_ibanfail":
+        return "iban_fail", iban_failing(rng)
+    if name == "k_pod":
+        return "pod", keep_value(rng, "pod")
+    if name == "k_pubkey":
+        return "public_key", keep_value(rng, "public_key")
+    if name == "k_url":
+        return "url", rng.choice(
+            [
+                f"https://github.com/acme/infra/pull/{n(10, 4000)}",
+                f"https://status.example.com/incidents/{rand(rng, string.ascii_lowercase + string.digits, 12)}",
+                f"https://jira.example.com/browse/OPS-{n(100, 9999)}",
+                f"https://auth.example.com/realms/{rng.choice(['prod', 'staging'])}",
+            ]
+        )
+    if name == "k_track":
+        return "tracking", rng.choice(
+            [
+                f"1Z{rand(rng, string.ascii_uppercase + string.digits, 6)}{digits(rng, 10)}",
+                " ".join(["9400", *(digits(rng, 4) for _ in range(4)), digits(rng, 2)]),
+            ]
+        )
+    if name == "k_fp":
+        return "ssh_fingerprint", "SHA256:" + rand(rng, B64, 43)
+    if name == "k_ami":
+        return "aws_resource_id", "ami-0" + rand(rng, HEX, 16)
+    if name == "k_serial":
+        return "cert_serial", ":".join(rand(rng, "0123456789ABCDEF", 2) for _ in range(16))
+    if name == "k_keyid":
+        return "key_id", rand(rng, HEX, 40)
+    if name == "k_mem":
+        return "address", "0x7f" + rand(rng, HEX, 10)
+    raise ValueError(name)
+
+
+# Slots that only fill in the text and are neither kept nor removed.
+BLIND_FREE: dict[str, Maker] = {
+    "note": lambda r, lang: _same(r.choice(BLIND_NOTES[lang])),
+    "ts": lambda r, lang: _same(ts(r)),
+    "pid": lambda r, lang: _same(str(r.randint(1200, 65000))),
+    "n": lambda r, lang: _same(str(r.randint(2, 480))),
+}
+
+# Documents as people and agents write them. ``*`` documents take any language (their
+# comments and personal values follow it); the rest are written in one.
+# fmt: off
+BLIND_TEMPLATES: list[tuple[str, str, str]] = [
+    # --- English prose ---
+    ("slack", "en", "⟦name⟧  10:14 AM\nhey, prod deploy of ⟦k_ver⟧ is blocked, the pipeline can't pull from the registry\n⟦name2⟧  10:16 AM\nweird, I rotated the token yesterday. try this one: ⟦gh⟧\n⟦name⟧  10:17 AM\nworks :+1: build ⟦k_order⟧ is green now, commit ⟦k_short⟧\n"),
+    ("slack", "en", "⟦name⟧  4:02 PM\ncan someone check why ⟦ip⟧ keeps hitting /wp-login.php? ~3k req/min since noon\n⟦name2⟧  4:05 PM\nblocked at the edge. fwiw it also tried the old admin creds (admin / ⟦password⟧) so that account is gone now\n⟦name⟧  4:06 PM\nthx, linking ⟦k_url⟧\n"),
+    ("slack", "en", "⟦name⟧  11:51 AM\nhere's my token from the network tab if you want to reproduce: ⟦jwt⟧\n⟦name2⟧  11:53 AM\nplease don't paste those here :sweat_smile: but ok, repro'd on ⟦k_ver⟧, request id ⟦k_uuid⟧\n"),
+    ("email", "en", "From: ⟦name⟧ <⟦email⟧>\nTo: ⟦k_exemail⟧\nSubject: Re: invoice ⟦k_inv⟧ - updated bank details\n\nHi team,\n\nplease note our new account for future payments: ⟦iban⟧ (same bank, new branch). The amount of ⟦k_price⟧ is still outstanding.\n\nIf anything is unclear call me on ⟦phone⟧.\n\nKind regards,\n⟦name⟧\nHead of Finance\n"),
+    ("email", "en", "Hi ⟦name⟧,\n\nThanks for your time on the phone today. As discussed, I've updated your mailing address to ⟦street⟧, Unit 4, Denver CO 80205 and your date of birth to ⟦dob⟧ (it was entered wrong at signup).\n\nYour reference is ⟦k_ticket⟧.\n\nBest,\n⟦name2⟧\nMember Services\n"),
+    ("clinical", "en", "PROGRESS NOTE\nPt: ⟦name_rev⟧   DOB ⟦dob⟧   NHS No ⟦nhs⟧\nS: 3/7 hx of productive cough, afebrile since Tue. Lives alone at ⟦street⟧, daughter checks in daily (⟦phone⟧).\nO: SpO2 96% RA, RR 18, crackles R base.\nA/P: CAP, CURB-65 = 1. Amoxicillin 500 mg TDS x5/7. Review ⟦k_date⟧.\n"),
+    ("clinical", "en", "ED triage 03:40 - ⟦name⟧, ⟦dob⟧, brought in by partner after a fall at home (⟦street⟧). GCS 15, small occipital lac, no LOC. Partner's number ⟦phone⟧. Pt has SSN ⟦ssn⟧ on the insurance card; billing notified. Bed 7, next obs due ⟦k_ts⟧.\n"),
+    ("hr", "en", "HR case file - onboarding\nEmployee: ⟦name⟧\nStart date: ⟦k_date⟧\nSSN ⟦ssn⟧ verified against I-9 (List A: US passport ⟦passport⟧)\nCorporate card issued: ⟦card⟧\nEmergency contact: ⟦name2⟧, ⟦phone⟧\nEmployee ID ⟦k_emp⟧\n"),
+    ("hr", "en", "Payroll change request\nColleague: ⟦name⟧\nNI number ⟦nino⟧, tax code 1257L\nNew account for salary: ⟦iban⟧\nHome address ⟦street⟧, Leeds LS6 2AB\nApproved by ⟦name2⟧ on ⟦k_date⟧\n"),
+    ("hr", "en", "Background check - summary for hiring manager\nCandidate ⟦name⟧ (born ⟦dob⟧) cleared county and federal searches. SSN trace on ⟦ssn⟧ returned two prior addresses, most recent ⟦street⟧. No discrepancies. Case ⟦k_ticket⟧.\n"),
+    ("crm", "en", "Account: Brightwater Dental Group\nOwner: ⟦name⟧\nLast touch: call with office manager ⟦name2⟧, wants to move to annual billing, quote ⟦k_order⟧ sent (⟦k_price⟧/yr).\nBilling contact: ⟦email⟧ | ⟦phone⟧\nShip hardware to ⟦street⟧, Suite 210, Portland OR 97205\nNext step: follow-up ⟦k_date⟧\n"),
+    ("crm", "en", "Mortgage pre-qual - ⟦name⟧\nSSN: ⟦ssn⟧   DOB: ⟦dob⟧\nEmployer verified by phone (⟦phone⟧). Current address ⟦street⟧, renting 4 yrs.\nCredit pull ⟦k_uuid⟧, score band B. Rate lock expires ⟦k_date⟧.\n"),
+    ("ticket", "en", "[⟦k_ticket⟧] Can't log in after password reset\nRequester: ⟦email⟧\nCustomer says: \"I reset it this morning and now it says my account is locked. The new password I set is ⟦password⟧ if that helps.\"\nAgent note: unlocked, forced another reset. Attempts came from ⟦ip⟧ and ⟦k_rip⟧ (office VPN). Request id ⟦k_uuid⟧.\n"),
+    ("ticket", "en", "Customer: hi my order never arrived, I paid with my visa ⟦card⟧ exp 09/27\nAgent: Sorry about that! Could you confirm the shipping address?\nCustomer: ⟦street⟧, Apt 5, Columbus OH 43215. Name on the order is ⟦name⟧\nAgent: Thanks. Tracking ⟦k_track⟧ shows it stuck in Memphis. I've opened a claim, ref ⟦k_order⟧.\n"),
+    ("ticket", "en", "Refund request ⟦k_ticket⟧\nCard on the form: ⟦k_luhn⟧ (fails validation, customer mistyped) - correct one per phone call: ⟦card⟧\nAmount ⟦k_price⟧, original charge ⟦k_stripe⟧.\n"),
+    ("kyc", "en", "KYC review - tier 2\nApplicant: ⟦name⟧ (DOB: ⟦dob⟧)\nID doc: passport no. ⟦passport⟧, expires ⟦k_date⟧\nSSN: ⟦ssn⟧, matched by bureau\nDevice fingerprint ⟦k_md⟧, session from ⟦ip⟧\nDecision: approve\n"),
+    ("travel", "en", "Booking ⟦k_order⟧ confirmed\nPassenger: ⟦name_rev⟧ / MR\nPassport ⟦passport⟧, nationality GBR, born ⟦dob⟧\nMobile for gate changes: ⟦phone⟧\nSeat 14C, fare ⟦k_price⟧\n"),
+    ("memo", "en", "## What I know about the user\n- Name: ⟦name⟧, prefers first name\n- Works at a clinic, email ⟦email⟧\n- Birthday ⟦dob⟧ (asked me to remind her)\n- Home IP for the VPN allowlist: ⟦ip⟧\n- Their repo: ⟦k_url⟧\n"),
+    ("table", "en", "| Service | Primary | Phone | Escalation |\n|---|---|---|---|\n| payments | ⟦name⟧ | ⟦phone⟧ | ⟦email⟧ |\n| search | ⟦name2⟧ | ⟦phone2⟧ | ⟦k_exemail⟧ |\n\nRunbook ⟦k_ver⟧, last reviewed ⟦k_date⟧.\n"),
+    ("postmortem", "en", "### Postmortem ⟦k_ticket⟧\n**Summary:** a debug endpoint echoed request headers back. We found `Authorization: Basic ⟦basic⟧` in the CDN logs for client ⟦ip⟧.\n**Impact:** one partner credential exposed for ~6h.\n**Action items:** rotate the service account, scrub logs older than ⟦k_date⟧. Owner: ⟦name⟧.\n"),
+    ("chat", "en", "user: here's the deploy key for the build box, don't lose it again\n```\n⟦pem⟧\n```\nassistant: Got it. I'd rather not keep private keys in my notes; the public half is:\n⟦k_pubkey⟧\n"),
+    ("chat", "en", "user: the webhook keeps failing signature checks, secret is ⟦whsec⟧ and the endpoint is ⟦k_url⟧\nassistant: The signature header uses the raw body. Event ⟦k_stripe⟧ was re-sent at ⟦k_ts⟧.\n"),
+    # --- German ---
+    ("chat", "de", "[09:12] ⟦name⟧: Moin! Kannst du mir kurz den Zugang fürs Lieferantenportal schicken?\n[09:14] ⟦name2⟧: klar, Benutzer einkauf2, Kennwort ⟦password⟧ (bitte nicht weitergeben)\n[09:15] ⟦name⟧: Danke! Bestellung ⟦k_order⟧ hängt noch, Betrag ⟦k_price⟧\n"),
+    ("email", "de", "Von: ⟦name⟧ <⟦email⟧>\nBetreff: Änderung meiner Bankverbindung\n\nSehr geehrte Damen und Herren,\n\nbitte überweisen Sie mein Gehalt ab nächstem Monat auf folgendes Konto: ⟦iban⟧. Meine Steuer-IdNr. lautet ⟦steuer⟧.\n\nMit freundlichen Grüßen\n⟦name⟧\n⟦street⟧, 50667 Köln\n"),
+    ("clinical", "de", "Entlassungsbrief\nPatientin: ⟦name⟧, geb. ⟦dob⟧\nAnschrift: ⟦street⟧, 80331 München\nDiagnosen: Z. n. Appendektomie am ⟦k_date⟧, arterielle Hypertonie.\nProcedere: Fadenzug in 10 Tagen beim Hausarzt. Tochter erreichbar unter ⟦phone⟧.\n"),
+    ("hr", "de", "Personalakte - Neueinstellung\nName: ⟦name_rev⟧\nGeburtsdatum: ⟦dob⟧\nSteuer-ID ⟦steuer⟧, Steuerklasse 1\nGehaltskonto: ⟦iban⟧\nReisepass (für das Visum): ⟦passport⟧\nEintritt ⟦k_date⟧, Personalnummer ⟦k_emp⟧\n"),
+    ("ticket", "de", "Ticket ⟦k_ticket⟧: Kunde kann nicht bezahlen\nHerr ⟦name⟧ meldet, dass seine Karte ⟦card⟧ abgelehnt wird. Zugriff kam von ⟦ip⟧, Transaktion ⟦k_hash⟧.\nRückruf erbeten: ⟦phone⟧\n"),
+    ("crm", "de", "Gesprächsnotiz ⟦k_date⟧\nAnsprechpartnerin: ⟦name⟧ (Einkaufsleitung)\nDurchwahl ⟦phone⟧, Mail ⟦email⟧\nAngebot ⟦k_inv⟧ über ⟦k_price⟧ netto verschickt; Lieferung an ⟦street⟧, Halle 3.\n"),
+    ("table", "de", "| Standort | Ansprechpartner | Telefon | E-Mail |\n|---|---|---|---|\n| Hamburg | ⟦name⟧ | ⟦phone⟧ | ⟦email⟧ |\n| Leipzig | ⟦name2⟧ | ⟦phone2⟧ | ⟦email2⟧ |\nStand: ⟦k_date⟧\n"),
+    ("chat", "de", "Nutzerin: hier der Schlüssel für den Jumphost, bitte in die Doku:\n⟦pem⟧\nAgent: Den privaten Teil lege ich nicht in der Doku ab. Fingerprint laut ssh-keygen: ⟦k_fp⟧\n"),
+    # --- French ---
+    ("chat", "fr", "- ⟦name⟧ (14:02) : salut, tu peux me renvoyer les accès du serveur de recette ?\n- ⟦name2⟧ (14:05) : oui : ssh root@⟦ipv⟧, mot de passe ⟦password⟧. Pense à le changer après.\n- ⟦name⟧ (14:06) : merci, je déploie la ⟦k_ver⟧\n"),
+    ("email", "fr", "De : ⟦name⟧ <⟦email⟧>\nObjet : Dossier mutuelle\n\nBonjour,\n\nVoici mes informations : né(e) le ⟦dob⟧, n° d'assuré social ⟦nir⟧. Le remboursement peut être versé sur le compte ⟦iban⟧.\n\nCordialement,\n⟦name⟧\n⟦street⟧, 69002 Lyon\n"),
+    ("clinical", "fr", "Compte rendu - consultation du ⟦k_date⟧\nMme ⟦name⟧, née le ⟦dob⟧, adressée pour douleurs thoraciques atypiques.\nECG normal, troponine négative. Domicile : ⟦street⟧, 33000 Bordeaux. Tél. du conjoint : ⟦phone⟧.\nN° d'assurée : ⟦nir⟧\n"),
+    ("hr", "fr", "Note RH confidentielle\nSalarié : ⟦name⟧\nRIB transmis : ⟦iban⟧\nPasseport n° ⟦passport⟧ (renouvellement demandé)\nMail perso : ⟦email⟧\nEntretien annuel le ⟦k_date⟧, matricule ⟦k_emp⟧.\n"),
+    ("ticket", "fr", "Demande ⟦k_ticket⟧ - accès API refusé\nLe client indique utiliser la clé ⟦api_key⟧ depuis l'adresse ⟦ip⟧. Les journaux montrent une 403 (requête ⟦k_uuid⟧). Contact : ⟦name⟧, ⟦phone⟧.\n"),
+    ("crm", "fr", "Fiche client - ⟦name⟧\nCarte enregistrée : ⟦card⟧\nAdresse de livraison : ⟦street⟧\nDernière commande ⟦k_order⟧ (⟦k_price⟧)\nIBAN saisi par erreur : ⟦k_ibanfail⟧ (clé invalide, à redemander)\n"),
+    # --- Spanish ---
+    ("chat", "es", "[12/3/25, 18:40] ⟦name⟧: oye, ¿me pasas la contraseña del panel?\n[12/3/25, 18:41] ⟦name2⟧: es ⟦password⟧\n[12/3/25, 18:41] ⟦name2⟧: el usuario es admin\n[12/3/25, 18:42] ⟦name⟧: ¡gracias! el pedido ⟦k_order⟧ ya salió\n"),
+    ("email", "es", "De: ⟦name⟧ <⟦email⟧>\nAsunto: Alta como proveedor\n\nBuenos días:\n\nLes envío mis datos para el alta: NIF ⟦dni⟧, domicilio fiscal ⟦street⟧, 28013 Madrid, cuenta para transferencias ⟦iban⟧.\n\nUn saludo,\n⟦name⟧\nTel. ⟦phone⟧\n"),
+    ("clinical", "es", "Informe de urgencias\nPaciente: ⟦name⟧ - F. nac.: ⟦dob⟧ - DNI ⟦dni⟧\nMotivo: caída casual con traumatismo en muñeca izquierda. Rx: fractura de Colles no desplazada.\nTratamiento: férula, control en traumatología el ⟦k_date⟧. Familiar de contacto ⟦phone⟧.\n"),
+    ("hr", "es", "Nota interna RR. HH.\nEmpleada: ⟦name⟧\nPasaporte ⟦passport⟧, vence el ⟦k_date⟧\nNómina: ⟦iban⟧\nCorreo personal ⟦email⟧\nExpediente ⟦k_emp⟧\n"),
+    ("hr", "es", "Formulario W-4 (oficina de Miami)\nEmpleado: ⟦name⟧\nNúmero de Seguro Social: ⟦ssn⟧\nFecha de nacimiento: ⟦dob⟧\nDirección: ⟦street⟧\n"),
+    ("ticket", "es", "Incidencia ⟦k_ticket⟧\nEl cliente ⟦name⟧ no recibe los SMS de verificación en el ⟦phone⟧. IP de la sesión: ⟦ip⟧. Versión de la app ⟦k_ver⟧.\n"),
+    ("crm", "es", "Cliente ⟦name⟧ pagó con tarjeta ⟦card⟧; entrega en ⟦street⟧, Sevilla. Presupuesto ⟦k_inv⟧ por ⟦k_price⟧.\n"),
+    # --- Portuguese ---
+    ("chat", "pt", "⟦name⟧: bom dia! consegue liberar meu acesso? meu CPF é ⟦cpf⟧\n⟦name2⟧: bom dia, consigo sim. confirma a data de nascimento?\n⟦name⟧: ⟦dob⟧\n⟦name2⟧: pronto, protocolo ⟦k_order⟧\n"),
+    ("email", "pt", "De: ⟦name⟧ <⟦email⟧>\nAssunto: Reembolso\n\nOlá, segue meu cartão para o estorno: ⟦card⟧. Se preferir, pode depositar via PIX na chave ⟦email⟧.\n\nAtt.,\n⟦name⟧\n⟦phone⟧\n"),
+    ("clinical", "pt", "Evolução - ⟦k_date⟧\nPaciente ⟦name⟧, nascida em ⟦dob⟧, CPF ⟦cpf⟧.\nQueixa: cefaleia há 3 dias. PA 130x85. Conduta: dipirona 1 g, retorno em 7 dias.\nEndereço: ⟦street⟧, São Paulo\n"),
+    ("hr", "pt", "Ficha de admissão\nColaborador: ⟦name⟧\nCPF: ⟦cpf⟧ | Passaporte: ⟦passport⟧\nConta para salário (Portugal): ⟦iban⟧\nTelefone: ⟦phone⟧\nMatrícula ⟦k_emp⟧\n"),
+    ("ticket", "pt", "Chamado ⟦k_ticket⟧ - erro no login\nUsuário ⟦email⟧ relata bloqueio após tentativas a partir do IP ⟦ip⟧. Token que o cliente mandou no print: ⟦jwt⟧. Versão ⟦k_ver⟧.\n"),
+    ("ticket", "pt", "Chamado ⟦k_ticket⟧: cliente colou o cookie de sessão no chat (⟦cookie⟧). Sessão invalidada às ⟦k_ts⟧.\n"),
+    # --- Japanese ---
+    ("chat", "ja", "⟦name⟧：お疲れさまです。本番DBのパスワードってどこでしたっけ？\n⟦name2⟧：1Passwordにありますが、急ぎなら → ⟦password⟧\n⟦name⟧：ありがとうございます！リリース ⟦k_ver⟧ 進めます\n"),
+    ("clinical", "ja", "診療記録 ⟦k_date⟧\n患者氏名：⟦name⟧ 様\n生年月日：⟦dob⟧\n住所：⟦street⟧\n連絡先：⟦phone⟧\n主訴：発熱、咽頭痛。インフルエンザ迅速検査陰性。\n"),
+    ("hr", "ja", "人事メモ（社外秘）\n社員：⟦name⟧\nマイナンバー ⟦mynum⟧\n旅券番号：⟦passport⟧\n個人メール：⟦email⟧\n入社日 ⟦k_date⟧　社員番号 ⟦k_emp⟧\n"),
+    ("ticket", "ja", "問い合わせ番号 ⟦k_ticket⟧\nお客様（⟦name⟧ 様）より、カード ⟦card⟧ の決済がエラーになるとの連絡。接続元IP ⟦ip⟧。\n折り返し先：⟦phone⟧\n"),
+    ("crm", "ja", "商談メモ\n先方担当：⟦name⟧ 部長\nメール：⟦email⟧\n見積 ⟦k_inv⟧（⟦k_price⟧）送付済み。\n"),
+    ("chat", "ja", "ユーザー：秘密鍵を貼っておきます、サーバー設定に使ってください\n⟦pem⟧\nアシスタント：秘密鍵はメモに残しません。公開鍵はこちらです：⟦k_pubkey⟧\n"),
+    # --- Chinese ---
+    ("chat", "zh", "⟦name⟧：测试服的账号密码发我一下\n⟦name2⟧：账号 admin，密码 ⟦password⟧，用完记得改\n⟦name⟧：好的，版本 ⟦k_ver⟧ 已经部署\n"),
+    ("clinical", "zh", "门诊记录 ⟦k_date⟧\n姓名：⟦name⟧　证件号码：⟦cnid⟧\n联系电话：⟦phone⟧\n现住址：⟦street⟧\n主诉：反复咳嗽两周。\n"),
+    ("hr", "zh", "入职登记\n员工：⟦name⟧\n出生日期：⟦dob⟧\n护照号：⟦passport⟧\n个人邮箱：⟦email⟧\n工号 ⟦k_emp⟧\n"),
+    ("hr", "zh", "外派员工资料\n姓名：⟦name⟧\n美国社安号 SSN ⟦ssn⟧\n居民身份证 ⟦cnid⟧\n"),
+    ("ticket", "zh", "工单 ⟦k_ticket⟧：用户 ⟦name⟧ 反馈无法登录，登录 IP ⟦ip⟧，请求 ID ⟦k_uuid⟧。用户留的手机 ⟦phone⟧。\n"),
+    ("crm", "zh", "客户：⟦name⟧ 先生\n收货地址：⟦street⟧\n银行卡：⟦card⟧\n订单 ⟦k_order⟧ 金额 ⟦k_price⟧\n"),
+    # --- Hindi / Hinglish ---
+    ("chat", "hi", "⟦name⟧: bhai staging ka password kya hai?\n⟦name2⟧: ⟦password⟧ - kisi ko mat batana\n⟦name⟧: thanks, build ⟦k_short⟧ deploy kar raha hoon\n"),
+    ("hr", "hi", "एचआर रिकॉर्ड\nकर्मचारी: ⟦name⟧\nजन्म तिथि: ⟦dob⟧\nआधार संख्या: ⟦aadhaar⟧\nपासपोर्ट: ⟦passport⟧\nकर्मचारी कोड ⟦k_emp⟧\n"),
+    ("clinical", "hi", "OPD note ⟦k_date⟧\nPatient: ⟦name⟧, DOB ⟦dob⟧\nAadhaar no ⟦aadhaar⟧\nAddress: ⟦street⟧, Pune 411001\nMobile ⟦phone⟧\nComplaints: fever x 4 days, NS1 positive. Advised CBC daily.\n"),
+    ("ticket", "hi", "शिकायत ⟦k_ticket⟧: ग्राहक ⟦name⟧ का कार्ड ⟦card⟧ से भुगतान विफल। ईमेल ⟦email⟧, IP ⟦ip⟧।\n"),
+    ("crm", "hi", "Lead: ⟦name⟧ (Pune)\nCall back on ⟦phone⟧ after 6 pm, email ⟦email⟧\nSite visit address: ⟦street⟧\nQuote ⟦k_inv⟧ for ⟦k_price⟧\n"),
+    # --- configs, any language ---
+    ("env", "*", "# ⟦note⟧\nAPP_ENV=production\nSTRIPE_SECRET_KEY=⟦stripe⟧\nSTRIPE_WEBHOOK_SECRET=⟦whsec⟧\nDATABASE_URL=⟦cred⟧\nSENTRY_RELEASE=⟦k_sha⟧\nMAIL_FROM=⟦k_exemail⟧\n"),
+    ("env", "*", "OPENAI_API_KEY=⟦openai⟧\nREDIS_URL=⟦cred⟧\nSESSION_SECRET='⟦django⟧'\nADMIN_EMAIL=⟦email⟧\nBIND_ADDR=⟦k_rip⟧\nSMTP_PASSWORD=⟦k_ph⟧\n"),
+    ("env", "*", "# ⟦note⟧\nLINEAR_API_KEY=⟦linear⟧\nNOTION_TOKEN=⟦notion⟧\nTWILIO_AUTH_TOKEN=⟦twilio⟧\nSUPPORT_PHONE=\"⟦phone⟧\"\nBUILD_ID=⟦k_uuid⟧\n"),
+    ("yaml", "*", "# group_vars/prod.yml - ⟦note⟧\npostgres:\n  host: ⟦k_rip⟧\n  user: billing\n  password: \"⟦password⟧\"\nsmtp:\n  relay: smtp.sendgrid.net\n  api_key: ⟦sendgrid⟧\nalerts:\n  pager: \"⟦phone⟧\"\n  owner: ⟦name⟧\nimage_tag: ⟦k_short⟧\n"),
+    ("yaml", "*", "ingress:\n  host: shop.example.com\nmailer:\n  from: ⟦k_exemail⟧\n  mailgunKey: ⟦mailgun⟧\nadmin:\n  email: ⟦email⟧\n  initialPassword: \"⟦password⟧\"\nimage:\n  digest: ⟦k_digest⟧\n"),
+    ("yaml", "*", "tls:\n  serial: \"⟦k_serial⟧\"\n  key: |\n⟦pem_ind⟧\nupstream:\n  url: ⟦k_url⟧\n"),
+    ("gha", "*", "name: deploy\non: [push]\njobs:\n  ship:\n    runs-on: ubuntu-22.04\n    env:\n      NPM_TOKEN: ⟦k_ci⟧\n      AWS_ACCESS_KEY_ID: ⟦aws_id⟧\n      AWS_SECRET_ACCESS_KEY: ⟦aws_secret⟧\n    steps:\n      - uses: actions/checkout@⟦k_sha⟧\n      - run: npm ci && npm run build  # ⟦note⟧\n"),
+    ("toml", "*", "[database]\nurl = \"⟦cred⟧\"\npool = 16\n\n[auth]\njwt_signing_key = \"⟦hexsecret⟧\"\nissuer = \"⟦k_url⟧\"\n\n[telemetry]\nservice_version = \"⟦k_ver⟧\"\nsample_rate = 0.1\n"),
+    ("toml", "*", "# ⟦note⟧\n[owner]\nname = \"⟦name⟧\"\nemail = \"⟦email⟧\"\n\n[integrations.databricks]\nhost = \"https://adb-⟦n⟧.azuredatabricks.net\"\ntoken = \"⟦databricks⟧\"\n"),
+    ("ini", "*", "[distutils]\nindex-servers = pypi\n\n[pypi]\nusername = __token__\npassword = ⟦pypi⟧\n"),
+    ("ini", "*", "; ~/.my.cnf - ⟦note⟧\n[client]\nuser=backup\npassword=⟦password⟧\nhost=⟦k_rip⟧\n\n[mysqldump]\nsingle-transaction\n"),
+    ("json", "*", "{\n  \"type\": \"service_account\",\n  \"project_id\": \"acme-data-prod\",\n  \"private_key_id\": \"⟦k_keyid⟧\",\n  \"private_key\": \"⟦pem_json⟧\\n\",\n  \"client_email\": \"etl-runner@acme-data-prod.iam.gserviceaccount.com\"\n}\n"),
+    ("json", "*", "{\n  \"api\": {\"baseUrl\": \"⟦k_url⟧\", \"key\": \"⟦google⟧\"},\n  \"support\": {\"email\": \"⟦email⟧\", \"phone\": \"⟦phone⟧\"},\n  \"build\": \"⟦k_hash⟧\"\n}\n"),
+    ("json", "*", "{\"access_token\":\"⟦jwt⟧\",\"token_type\":\"Bearer\",\"expires_in\":3600,\"refresh_token\":\"⟦refresh⟧\",\"scope\":\"openid email\",\"session_state\":\"⟦k_uuid⟧\"}\n"),
+    ("json", "*", "{\n  \"applicant\": {\n    \"full_name\": \"⟦name⟧\",\n    \"birth_date\": \"⟦dob_iso⟧\",\n    \"national_id\": \"⟦natid⟧\",\n    \"address\": \"⟦street⟧\"\n  },\n  \"submitted_at\": \"⟦k_ts⟧\"\n}\n"),
+    ("k8s", "*", "apiVersion: v1\nkind: Secret\nmetadata:\n  name: payments-db\n  namespace: prod\n  uid: ⟦k_uuid⟧\ntype: Opaque\ndata:\n  username: cGF5bWVudHM=\n  password: ⟦basepw⟧\n  url: ⟦basecred⟧\n"),
+    ("hcl", "*", "provider \"aws\" {\n  region     = \"eu-west-1\"\n  access_key = \"⟦aws_id⟧\"\n  secret_key = \"⟦aws_secret⟧\"\n  # docs use ⟦k_exkey⟧ here\n}\n\nresource \"aws_instance\" \"bastion\" {\n  ami           = \"⟦k_ami⟧\"\n  instance_type = \"t3.micro\"\n  tags = { Owner = \"⟦name⟧\" }\n}\n"),
+    ("hcl", "*", "provider \"newrelic\" {\n  account_id = ⟦n⟧\n  api_key    = \"⟦newrelic⟧\"\n}\n\nprovider \"grafana\" {\n  url  = \"⟦k_url⟧\"\n  auth = \"⟦grafana⟧\"\n}\n"),
+    # --- shell, CI, logs, traces ---
+    ("shell", "*", "  501  cd ~/work/infra\n  502  export GITLAB_TOKEN=⟦gitlab⟧\n  503  git push origin feature/⟦k_ticket⟧-retry\n  504  curl -u admin:⟦password⟧ https://jenkins.corp.lan/api/json\n  505  ssh -i ~/.ssh/bastion ubuntu@⟦ipv⟧\n  506  history | grep token\n"),
+    ("shell", "*", "$ redis-cli -h ⟦k_rip⟧ -a '⟦password⟧' --no-auth-warning info keyspace\n# Keyspace\ndb0:keys=⟦n⟧,expires=0\n$ mongosh \"⟦cred⟧\" --eval 'db.stats()'\n"),
+    ("shell", "*", "$ curl -sS https://api.internal.example/v1/accounts/⟦k_uuid⟧ \\\n    -H 'Accept: application/json' \\\n    -H 'Authorization: Bearer ⟦bearer⟧' | jq .status\n\"suspended\"\n"),
+    ("shell", "*", "$ npm config set //registry.npmjs.org/:_authToken ⟦npm⟧\n$ npm publish --access public\n+ @acme/ui-kit@⟦k_ver⟧\n"),
+    ("shell", "*", "kubectl -n billing create secret generic stripe --from-literal=api-key=⟦stripe⟧ --dry-run=client -o yaml | kubectl apply -f -\nkubectl rollout restart deploy/billing-api\nkubectl logs ⟦k_pod⟧ --since=10m\n"),
+    ("shell", "*", "# ⟦note⟧\ncat > ~/.config/gh/hosts.yml <<EOF\ngithub.com:\n    oauth_token: ⟦gh⟧\n    git_protocol: https\nEOF\ngit log -1 --format=%H  # ⟦k_sha⟧\n"),
+    ("shell", "*", "$ docker run -d --name api -e DB_PASS='⟦password⟧' -e JWT_SECRET='⟦django⟧' -p 8080:8080 ghcr.io/acme/api@⟦k_digest⟧\n⟦k_hash⟧\n"),
+    ("shell", "*", "$ export ANTHROPIC_API_KEY=⟦anthropic⟧\n$ python eval.py --model claude --limit 50\nrun ⟦k_uuid⟧ finished in 312.4s\n"),
+    ("ci", "*", "##[group]Run ./scripts/deploy.sh\n+ echo 'deploying ⟦k_sha⟧'\ndeploying ⟦k_sha⟧\n+ curl -fsS -X POST -H 'Content-Type: application/json' -H 'X-Api-Key: ⟦hexkey⟧' https://hooks.internal.example/deploy\n{\"ok\":true,\"job\":\"⟦k_uuid⟧\"}\n##[endgroup]\n"),
+    ("ci", "*", "[Pipeline] sh\n+ docker login -u ci-bot -p ⟦password⟧ registry.corp.lan\nWARNING! Using --password via the CLI is insecure. Use --password-stdin.\nLogin Succeeded\n+ docker push registry.corp.lan/team/worker:⟦k_ver⟧\n⟦k_ver⟧: digest: ⟦k_digest⟧ size: 2419\n"),
+    ("ci", "*", "Step 4/9 : RUN pip install --index-url ⟦cred⟧ -r requirements.txt\n ---> Running in ⟦k_short⟧\nLooking in indexes: https://ci-bot:****@nexus.corp.lan/repository/pypi-internal/simple\nSuccessfully installed acme-core-⟦k_ver⟧\n"),
+    ("trace", "*", "Traceback (most recent call last):\n  File \"/srv/app/billing/charge.py\", line 88, in charge\n    resp = client.charges.create(amount=amount, source=card)\n  File \"/srv/app/.venv/lib/python3.11/site-packages/stripe/api_requestor.py\", line 412, in request\n    raise error.CardError(msg, param, code)\nstripe.error.CardError: Your card was declined.\n\nLocals at frame 0:\n  amount = 4999\n  card = '⟦card_plain⟧'\n  customer_email = '⟦email⟧'\n  request_id = '⟦k_stripe⟧'\n"),
+    ("trace", "*", "2025-03-14 09:12:44.118 ERROR 1 --- [main] o.h.engine.jdbc.spi.SqlExceptionHelper : Access denied for user 'shop'@'⟦ipv⟧' (using password: YES)\nCaused by: java.sql.SQLException: Cannot create PoolableConnectionFactory (jdbc:mysql://db-primary:3306/shop?user=shop&password=⟦cpw⟧&useSSL=false)\n\tat org.apache.commons.dbcp2.BasicDataSource.createPoolableConnectionFactory(BasicDataSource.java:669)\n"),
+    ("trace", "*", "2025/03/14 08:01:12 main.go:57: sync failed: 401 Unauthorized req=GET https://api.example.org/v2/sync headers=map[Accept:[application/json] Authorization:[Bearer ⟦bearer⟧]]\npanic: sync failed\n\ngoroutine 1 [running]:\nmain.main()\n\t/src/cmd/sync/main.go:58 +0x1d4 pc=⟦k_mem⟧\n"),
+    ("log", "*", "⟦ipv⟧ - - [⟦k_ts⟧] \"POST /api/login HTTP/2.0\" 200 512 \"-\" \"Mozilla/5.0 (Macintosh; Intel Mac OS X 14_3) AppleWebKit/605.1.15\"\n⟦ipv2⟧ - - [14/Mar/2025:08:22:21 +0000] \"GET /reset?token=⟦jwt⟧ HTTP/1.1\" 302 0 \"-\" \"curl/8.4.0\"\n⟦k_rip⟧ - - [14/Mar/2025:08:22:23 +0000] \"GET /healthz HTTP/1.1\" 200 2 \"-\" \"kube-probe/1.29\"\n"),
+    ("log", "*", "{\"level\":\"info\",\"ts\":\"⟦ts⟧\",\"msg\":\"user signed in\",\"user_email\":\"⟦email⟧\",\"remote_ip\":\"⟦ip⟧\",\"traceparent\":\"⟦k_trace⟧\"}\n{\"level\":\"debug\",\"ts\":\"⟦ts2⟧\",\"msg\":\"outgoing request\",\"headers\":{\"Cookie\":\"⟦cookie⟧\",\"User-Agent\":\"okhttp/4.12.0\"}}\n"),
+    ("log", "*", "Mar 14 03:12:07 bastion sshd[⟦pid⟧]: Failed password for invalid user oracle from ⟦ipv⟧ port 51844 ssh2\nMar 14 03:12:09 bastion sshd[⟦pid2⟧]: Accepted publickey for deploy from ⟦ipv2⟧ port 40022 ssh2: ED25519 ⟦k_fp⟧\n"),
+    ("log", "*", "2025-03-14 10:00:01.123 UTC [⟦pid⟧] LOG:  statement: ALTER ROLE reporting WITH LOGIN PASSWORD '⟦password⟧';\n2025-03-14 10:00:01.130 UTC [⟦pid⟧] LOG:  duration: 2.114 ms\n"),
+    ("log", "*", "⟦ts⟧ WARN  sms-gateway: delivery failed to=⟦phone⟧ carrier_code=30007 msg_id=⟦k_uuid⟧\n⟦ts2⟧ INFO  sms-gateway: retry scheduled attempt=2\n"),
+    ("log", "*", "⟦ts⟧ DEBUG checkout: payload={\"email\":\"⟦email⟧\",\"card\":\"⟦card⟧\",\"exp\":\"11/28\",\"amount\":\"⟦k_price⟧\"}\n⟦ts2⟧ INFO  checkout: order ⟦k_order⟧ created\n"),
+    ("http", "*", "HTTP/1.1 200 OK\nContent-Type: application/json\nSet-Cookie: ⟦cookie⟧; Path=/; Secure; HttpOnly; SameSite=Lax\nX-Request-Id: ⟦k_uuid⟧\nETag: \"⟦k_md⟧\"\n\n{\"ok\": true}\n"),
+    ("http", "*", "curl 'https://app.example.com/api/graphql' \\\n  -H 'accept: */*' \\\n  -H 'cookie: ⟦cookie⟧; theme=dark; lang=en' \\\n  -H 'traceparent: ⟦k_trace⟧' \\\n  --data-raw '{\"operationName\":\"Viewer\"}'\n"),
+    ("http", "*", "GET /v1/me HTTP/1.1\nHost: api.example.org\nAuthorization: Token ⟦hexkey⟧\nUser-Agent: python-requests/2.32.3\n\nHTTP/1.1 401 Unauthorized\nWWW-Authenticate: Token realm=\"api\"\n"),
+    ("env", "*", "# ⟦note⟧\nJWT_ALG=RS256\nJWT_PRIVATE_KEY=\"⟦pem⟧\"\nJWT_ISSUER=⟦k_url⟧\n"),
+    ("shell", "*", "$ ssh-add - <<< '⟦pem⟧'\nIdentity added: (stdin) (deploy@ci)\n$ ssh -A deploy@⟦ipv⟧ 'uptime'\n"),
+    ("shell", "*", "$ git remote set-url origin ⟦cred⟧\n$ git push -u origin main\nTo nexus.corp.lan\n   ⟦k_short⟧..⟦k_short2⟧  main -> main\n"),
+    ("shell", "*", "$ curl -s --cookie '⟦cookie⟧' https://shop.example.net/account/orders | head -c 200\n{\"orders\":[{\"id\":\"⟦k_order⟧\",\"total\":\"⟦k_price⟧\"}]}\n"),
+    ("yaml", "*", "services:\n  worker:\n    image: registry.corp.lan/team/worker:⟦k_ver⟧\n    environment:\n      DATABASE_URL: \"⟦cred⟧\"\n      SESSION_COOKIE_SAMPLE: \"⟦cookie⟧\"  # ⟦note⟧\n"),
+    ("yaml", "*", "spring:\n  datasource:\n    url: jdbc:postgresql://⟦k_rip⟧:5432/ledger\n    username: ledger_app\n    password: ⟦password⟧\n  security:\n    oauth2:\n      client:\n        registration:\n          okta:\n            client-secret: ⟦secret⟧\n"),
+    ("log", "*", "⟦ts⟧ INFO  gateway: upstream=billing status=403 path=/v1/invoices auth=\"Bearer ⟦jwt⟧\" client=⟦ip⟧\n"),
+    ("chat", "fr", "utilisateur : voilà l'URL de la base, ça plante au démarrage : ⟦cred⟧\nassistant : L'hôte ne répond pas sur ce port. Vérifie le groupe de sécurité ; la dernière migration est ⟦k_short⟧.\n"),
+    ("chat", "es", "usuario: te paso el token que veo en las cookies: ⟦cookie⟧ y el JWT ⟦jwt⟧\nasistente: Con eso basta para reproducirlo; no los guardaré. La petición ⟦k_uuid⟧ devuelve 401.\n"),
+    ("ticket", "es", "Incidencia ⟦k_ticket⟧: el cliente ⟦name⟧ adjuntó por error su clave privada al correo:\n⟦pem⟧\nSe le pidió revocarla. Huella: ⟦k_fp⟧\n"),
+    ("ticket", "zh", "工单 ⟦k_ticket⟧：客户把访问令牌贴在了工单里：⟦jwt⟧，已作废。会话 Cookie：⟦cookie⟧\n"),
+    ("log", "ja", "⟦ts⟧ [WARN] ログイン失敗 user=⟦email⟧ ip=⟦ip⟧ cookie=⟦cookie⟧\n⟦ts2⟧ [INFO] セッション再発行 request_id=⟦k_uuid⟧\n"),
+    ("python", "*", "# ⟦note⟧\nTOKEN = \"⟦jwt⟧\"\nresp = httpx.get(\"https://api.example.org/v1/orders\", headers={\"Authorization\": f\"Bearer {TOKEN}\"})\nassert resp.headers[\"x-request-id\"] != \"⟦k_uuid⟧\"\n"),
+    ("chat", "de", "Nutzer: die Verbindung klappt nicht: ⟦cred⟧\nAgent: Der Host ist aus dem Build-Netz nicht erreichbar; Migration ⟦k_short⟧ ist aber durch.\n"),
+    # --- code ---
+    ("python", "*", "import requests\n\nSLACK_TOKEN = \"⟦slack⟧\"\nHEADERS = {\"Authorization\": f\"Bearer {SLACK_TOKEN}\"}\n\n\ndef notify(channel: str, text: str) -> None:\n    # ⟦note⟧\n    requests.post(\"https://slack.com/api/chat.postMessage\", headers=HEADERS, json={\"channel\": channel, \"text\": text}, timeout=10)\n\n\nnotify(\"#alerts\", \"deploy ⟦k_ver⟧ done\")\n"),
+    ("python", "*", "SECRET_KEY = \"⟦django⟧\"\nDEBUG = False\nALLOWED_HOSTS = [\"⟦ipv⟧\", \"shop.example.org\"]\nDATABASES = {\n    \"default\": {\n        \"ENGINE\": \"django.db.backends.postgresql\",\n        \"NAME\": \"shop\",\n        \"USER\": \"shop\",\n        \"PASSWORD\": \"⟦password⟧\",\n        \"HOST\": \"⟦k_rip⟧\",\n    }\n}\nEMAIL_HOST_USER = \"⟦email⟧\"\n"),
+    ("python", "*", "def test_profile_page(client):\n    # ⟦note⟧\n    client.cookies.update({⟦cookie_py⟧})\n    r = client.get(\"/profile\", headers={\"X-API-Key\": \"⟦hexkey⟧\"})\n    assert r.status_code == 200\n    assert r.json()[\"id\"] == \"⟦k_uuid⟧\"\n"),
+    ("python", "*", "CUSTOMERS = [\n    {\"name\": \"⟦name⟧\", \"email\": \"⟦email⟧\", \"phone\": \"⟦phone⟧\"},\n    {\"name\": \"⟦name2⟧\", \"email\": \"⟦k_exemail⟧\", \"phone\": None},\n]  # ⟦note⟧\n"),
+    ("js", "*", "const axios = require('axios');\n\n// ⟦note⟧\nconst client = axios.create({\n  baseURL: 'https://api.example.net/v2',\n  headers: { Authorization: 'Basic ⟦basic⟧' },\n});\n\nmodule.exports = { client, webhookSecret: '⟦whsec⟧' };\n"),
+    ("js", "*", "// copied from devtools > Application > Local Storage\nlocalStorage.setItem('auth', JSON.stringify({\n  accessToken: '⟦jwt⟧',\n  refreshToken: '⟦refresh⟧',\n  user: { email: '⟦email⟧', id: '⟦k_uuid⟧' },\n}));\n"),
+    ("js", "*", "export const config = {\n  supabaseUrl: 'https://xyzcompany.supabase.co',\n  serviceKey: '⟦supabase⟧',\n  stripeKey: '⟦k_ph⟧',\n  release: '⟦k_short⟧',\n};\n"),
+    ("go", "*", "package main\n\nimport (\n\t\"io\"\n\t\"net/http\"\n)\n\n// ⟦note⟧\nconst apiKey = \"⟦anthropic⟧\"\n\nfunc newRequest(body io.Reader) (*http.Request, error) {\n\treq, err := http.NewRequest(\"POST\", \"https://api.anthropic.com/v1/messages\", body)\n\tif err != nil {\n\t\treturn nil, err\n\t}\n\treq.Header.Set(\"x-api-key\", apiKey)\n\treturn req, nil\n}\n"),
+    ("go", "*", "func openDB() (*sql.DB, error) {\n\t// ⟦note⟧\n\treturn sql.Open(\"postgres\", \"host=⟦k_rip⟧ port=5432 user=orders password=⟦cpw⟧ dbname=orders sslmode=require\")\n}\n"),
+    ("go", "*", "var signingKey = []byte(`⟦pem⟧`)\n\n// keyID is published in the JWKS; ⟦note⟧\nconst keyID = \"⟦k_keyid⟧\"\n"),
+    ("go", "*", "req.Header.Set(\"Authorization\", \"Bearer ⟦bearer⟧\")\nreq.Header.Set(\"X-Request-ID\", \"⟦k_uuid⟧\")\nreq.Header.Set(\"Cookie\", \"⟦cookie⟧\")\n"),
+    ("sql", "*", "INSERT INTO customers (id, full_name, email, phone, birth_date, created_at) VALUES\n  (⟦n⟧, '⟦name⟧', '⟦email⟧', '⟦phone⟧', '⟦dob_iso⟧', '⟦k_ts⟧'),\n  (⟦n2⟧, '⟦name2⟧', '⟦email2⟧', '⟦phone2⟧', '⟦dob_iso2⟧', '⟦k_ts2⟧');\n"),
+    ("sql", "*", "-- ⟦note⟧\nUPDATE payouts SET iban = '⟦iban_plain⟧', holder = '⟦name⟧' WHERE payout_id = '⟦k_uuid⟧';\n"),
+    ("csv", "*", "employee_id,name,ssn,dob,iban\n⟦k_emp⟧,⟦name⟧,⟦ssn⟧,⟦dob_iso⟧,⟦iban_plain⟧\n⟦k_emp2⟧,⟦name2⟧,⟦ssn2⟧,⟦dob_iso2⟧,⟦iban_plain2⟧\n"),
+    ("csv", "*", "order_id,customer,passport,card_last_used,shipped_to\n⟦k_order⟧,⟦name⟧,⟦passport⟧,⟦card_plain⟧,\"⟦street⟧\"\n"),
+]
+# fmt: on
+
+
+def _blind_sample(
+    rng: random.Random, index: int, doc: str, lang: str, text: str
+) -> dict[str, object]:
+    shown: dict[str, str] = {}
+    go: dict[str, str] = {}
+    stay: dict[str, str] = {}
+
+    def fill(m: re.Match[str]) -> str:
+        slot = m.group(0)
+        if slot not in shown:
+            name = m.group(1)
+            if name in BLIND_GO:
+                kind, make = BLIND_GO[name]
+                value, shown[slot] = make(rng, lang)
+                go.setdefault(value, kind)
+            elif name.startswith("k_"):
+                sort, shown[slot] = _blind_stay(rng, name, lang)
+                stay.setdefault(shown[slot], sort)
+            else:
+                shown[slot] = BLIND_FREE[name](rng, lang)[1]
+        return shown[slot]
+
+    return {
+        "id": f"{index:04d}-{doc}-{lang}",
+        "text": BLIND_SLOT.sub(fill, text),
+        "must_go": [{"kind": k, "value": v} for v, k in go.items()],
+        "must_stay": list(stay),
+        "stay_sorts": list(stay.values()),
+    }
+
+
+def _blind_kinds(text: str) -> set[str]:
+    return {BLIND_GO[m.group(1)][0] for m in BLIND_SLOT.finditer(text) if m.group(1) in BLIND_GO}
+
+
+def build_blind(count: int = 360) -> list[dict[str, object]]:
+    """A corpus in documents and words written blind to the detectors (see above)."""
+    rng = random.Random(BLIND_SEED)
+    kinds = [_blind_kinds(text) for _, _, text in BLIND_TEMPLATES]
+    counts: Counter[str] = Counter()
+    uses: Counter[int] = Counter()
+    samples: list[dict[str, object]] = []
+    while len(samples) < count:
+        # Favour documents that carry the kinds seen least so far, and documents used least.
+        weights = [
+            max(1.0 / (1 + counts[k]) ** 2 for k in ks) / (1 + uses[i])
+            for i, ks in enumerate(kinds)
+        ]
+        i = rng.choices(range(len(BLIND_TEMPLATES)), weights=weights)[0]
+        doc, lang, text = BLIND_TEMPLATES[i]
+        if lang == "*":
+            lang = rng.choice(BLIND_LANGS)
+        sample = _blind_sample(rng, len(samples), doc, lang, text)
+        if consistent(sample):
+            samples.append(sample)
+            uses[i] += 1
+            counts.update(g["kind"] for g in sample["must_go"])  # type: ignore[attr-defined]
+    return samples
+
+
 # --- single values for property tests ------------------------------------------------------
 
 NEEDLE_CONTEXT = {
@@ -1706,6 +2403,9 @@ def main() -> int:
         return 0
     if sys.argv[1:] == ["--fresh"]:
         sys.stdout.write(dump(build_fresh()))
+        return 0
+    if sys.argv[1:] == ["--blind"]:
+        sys.stdout.write(dump(build_blind()))
         return 0
     samples = build()
     OUT.write_text(dump(samples), encoding="utf-8")
