@@ -31,7 +31,9 @@ from anthropic.lib.tools import ToolError
 
 import vault._audit as audit_module
 from vault import IntegrityError, MemoryTool, StorageError, Vault
-from vault._audit import FIELDS, AuditKeys, line_hash
+from vault._audit import FIELDS
+from vault._audit_files import line_hash
+from vault._audit_keys import AuditKeys
 from vault._audit_verify import Problem, Report, verify
 from vault._cli import main
 from vault._crypto import Key

@@ -23,8 +23,8 @@ import pytest
 from anthropic.lib.tools import ToolError
 
 from vault import UsageError, Vault
-from vault._audit import segments
 from vault._audit_export import export, to_ecs, to_ocsf
+from vault._audit_files import segments
 from vault._audit_review import SEALED, Filters, Scan, parse_filters
 from vault._audit_show import count, show, stats
 

@@ -10,11 +10,11 @@ Durability, with one fsync per write command:
 * A command that writes runs in a store transaction. Its record is appended to
   the log *inside* that transaction (the append takes the log's lock and holds
   it until the transaction has committed or rolled back), and the same
-  transaction stores the record's sequence number and hash as the store's
-  anchor, plus a copy of every log line not yet known to be on disk. The
-  store's commit is the one fsync: after it, the change and its record are
-  durable together, and an open after a power loss restores any line the
-  log file lost from the store's copy.
+  transaction stores a copy of the record's line (the newest copy the store
+  holds is its anchor) and of every earlier line the log file may not have on
+  disk yet. The store's commit is the one fsync: after it, the change and its
+  record are durable together, and an open after a power loss restores any
+  line the log file lost from the store's copies.
 * If the append fails (disk full, read-only, permissions, I/O), the
   transaction is rolled back and the command refused: nothing changes without
   its record. If the process dies after the append and before the commit, the
@@ -34,13 +34,10 @@ user), and the before/after digests are HMACs under that key.
 
 from __future__ import annotations
 
-import base64
 import errno
 import fcntl
-import hashlib
 import json
 import os
-import re
 import socket
 import time
 from collections.abc import Iterator, Mapping, MutableMapping
@@ -52,13 +49,24 @@ from typing import Any
 
 import structlog
 
-from . import _crypto
-from ._crypto import Key, Sealer, Signer
+from ._audit_files import (
+    SCHEMA_VERSION,
+    SEGMENT_NAME,
+    find_record,
+    fsync_dir,
+    genesis,
+    last_record,
+    line_hash,
+    lines_after,
+    prev_of,
+    segment_path,
+    seq_of,
+)
+from ._audit_keys import AuditKeys, UserAuditKey
 from ._errors import ConfigurationError, IntegrityError, StorageError, VaultError
 from ._log import log as _oplog
 from ._store import Store
 
-SCHEMA_VERSION = 1
 DIR_NAME = "audit"
 SEGMENT_ENV = "MEMVAULT_AUDIT_SEGMENT_BYTES"
 DEFAULT_SEGMENT_BYTES = 64 << 20
@@ -67,7 +75,6 @@ ANCHOR_EVERY = 256  # records that may run ahead of the store's anchor between a
 PENDING_LIMIT = 256  # log lines the store keeps before the log file is synced
 LOCK_SECONDS = 30.0
 
-SEGMENT_NAME = re.compile(r"audit-(\d{6,9})\.jsonl")
 LOCK_NAME = ".lock"
 
 # Field order of a record; "mac" always comes last, as ',"mac":"<64 hex>"}'.
@@ -107,22 +114,6 @@ OUTCOMES = (
 )
 
 
-def segment_path(directory: Path, number: int) -> Path:
-    return directory / f"audit-{number:06d}.jsonl"
-
-
-def genesis(vault_id: str) -> str:
-    """The ``prev`` of record 1: binds the chain to its vault."""
-    return hashlib.sha256(
-        f"memvault audit v{SCHEMA_VERSION} genesis {vault_id}".encode()
-    ).hexdigest()
-
-
-def line_hash(line: bytes) -> str:
-    """The hash the next record's ``prev`` carries (of the line without its newline)."""
-    return hashlib.sha256(line).hexdigest()
-
-
 def segment_bytes_from_env() -> int:
     raw = os.environ.get(SEGMENT_ENV)
     if raw is None or not raw.strip():
@@ -141,88 +132,6 @@ def segment_bytes_from_env() -> int:
 
 class AuditError(StorageError):
     """The audit log could not take a record, so the command was refused."""
-
-
-# -- keys ------------------------------------------------------------------------------
-
-
-class AuditKeys:
-    """The vault-wide audit keys, derived from (and separate from) the master key."""
-
-    __slots__ = ("_mac", "_signer", "_users", "mac_bytes", "vault_id")
-
-    def __init__(self, master: Key, vault_id: str) -> None:
-        salt = bytes.fromhex(vault_id)
-        self.vault_id = vault_id
-        self._mac = _crypto.derive(master, "memvault/v1/audit-mac", salt=salt)
-        self.mac_bytes = _crypto.mac_function(self._mac)  # raw MAC, for verifying in bulk
-        self._users = _crypto.derive(master, "memvault/v1/audit-users", salt=salt)
-        self._signer = Signer(_crypto.derive(master, "memvault/v1/audit-checkpoint", salt=salt))
-
-    def __repr__(self) -> str:
-        return f"<AuditKeys vault={self.vault_id}>"
-
-    def mac(self, body: bytes) -> str:
-        return self.mac_bytes(body).hex()
-
-    def user(self, name: str) -> str:
-        """The pseudonym a user appears under in the log: stable, keyed, one-way."""
-        return "u:" + _crypto.mac(self._users, name.encode()).hex()[:20]
-
-    @property
-    def public_key(self) -> bytes:
-        return self._signer.public_key
-
-    def sign(self, data: bytes) -> bytes:
-        return self._signer.sign(data)
-
-
-class UserAuditKey:
-    """One user's audit key: seals the paths in their records and keys the digests.
-
-    It is random, stored wrapped in the vault, and erased with the user, so
-    after a crypto-erasure the log still verifies but no longer says which
-    files the user had or what they held.
-    """
-
-    __slots__ = ("_digest", "_paths", "pseudonym")
-
-    def __init__(self, key: Key | None, pseudonym: str) -> None:
-        """``key=None``: the key could not be opened (damaged); records of the user's
-        commands then carry the pseudonym but no paths and no digests."""
-        self._paths = Sealer(_crypto.derive(key, "memvault/v1/audit-paths"), 1) if key else None
-        self._digest = _crypto.derive(key, "memvault/v1/audit-digest") if key else None
-        self.pseudonym = pseudonym
-
-    def __repr__(self) -> str:
-        return f"<UserAuditKey {self.pseudonym}>"
-
-    def seal_paths(self, paths: list[str]) -> str | None:
-        if self._paths is None:
-            return None
-        plain = json.dumps(paths, ensure_ascii=False).encode()
-        blob = self._paths.seal(plain, _crypto.context("audit-paths", self.pseudonym))
-        return base64.b64encode(blob).decode()
-
-    def open_paths(self, sealed: str) -> list[str]:
-        if self._paths is None:
-            raise IntegrityError("this user's audit key could not be opened")
-        paths = self._paths
-        blob = base64.b64decode(sealed, validate=True)
-        plain = _crypto.open_blob(
-            blob,
-            _crypto.context("audit-paths", self.pseudonym),
-            lambda v: paths if v == 1 else None,
-        )
-        value = json.loads(plain)
-        if not isinstance(value, list) or not all(isinstance(p, str) for p in value):
-            raise IntegrityError("a sealed audit path list is malformed")
-        return value
-
-    def digest(self, fid: bytes, text: bytes) -> str | None:
-        if self._digest is None:
-            return None
-        return _crypto.mac(self._digest, _crypto.context(fid, text)).hex()[:32]
 
 
 # -- the event a command produces ---------------------------------------------------------
@@ -443,7 +352,7 @@ class AuditLog:
         if newest is None:
             return 0, self._genesis
         seq, line = newest
-        if _seq_of(line) != seq:
+        if seq_of(line) != seq:
             raise IntegrityError(
                 "the store's audit anchor is damaged",
                 hint="run `memvault audit verify`; restore the home from a backup",
@@ -500,7 +409,7 @@ class AuditLog:
             lines = os.pread(self._fd, size - start, start).split(b"\n")[:-1]
             out: list[tuple[int, bytes]] = []
             for raw in reversed(lines if start == 0 else lines[1:]):
-                seq = _seq_of(raw)
+                seq = seq_of(raw)
                 if seq is None:
                     return None
                 if seq <= after:
@@ -718,7 +627,7 @@ class AuditLog:
         self._fd, self._segment = fd, number
         self._next_segment = os.fspath(segment_path(self.directory, number + 1))
         if self._durable:
-            _fsync_dir(self.directory)
+            fsync_dir(self.directory)
 
     def _sync_file(self) -> None:
         if self._durable and self._fd is not None:
@@ -744,7 +653,7 @@ class AuditLog:
                 for seq, line in self._store.pending_records():
                     if seq <= tail.seq or seq <= synced:
                         continue  # a synced line cannot be lost by a crash: not restored
-                    record_prev = _prev_of(line)
+                    record_prev = prev_of(line)
                     if seq != tail.seq + 1 or record_prev != tail.hash:
                         break
                     self._write(line, tail)
@@ -800,7 +709,7 @@ class AuditLog:
         changes: set[int] = set()
         explained: set[int] = set()
         for line in lines_after(self.directory, head):
-            seq = _seq_of(line)
+            seq = seq_of(line)
             if b'"txn":true' in line and seq is not None:
                 changes.add(seq)
             if b'"command":"audit.not_applied"' in line:
@@ -809,98 +718,6 @@ class AuditLog:
                 with suppress(ValueError):
                     explained.add(int(line[at + 7 : end]))
         return sorted(changes - explained)
-
-
-# -- reading the log ---------------------------------------------------------------------
-
-
-def _seq_of(line: bytes) -> int | None:
-    """The sequence number of a line, read without parsing the whole record."""
-    at = line.find(b',"seq":')
-    if at < 0:
-        return None
-    end = line.find(b",", at + 7)
-    try:
-        return int(line[at + 7 : end])
-    except ValueError:
-        return None
-
-
-def _prev_of(line: bytes) -> str | None:
-    at = line.find(b',"prev":"')
-    return None if at < 0 else line[at + 9 : at + 73].decode("ascii", "replace")
-
-
-def segments(directory: Path) -> list[tuple[int, Path]]:
-    """The log's segment files, in order."""
-    try:
-        names = os.listdir(directory)
-    except FileNotFoundError:
-        return []
-    found = [
-        (int(m.group(1)), directory / name) for name in names if (m := SEGMENT_NAME.fullmatch(name))
-    ]
-    return sorted(found)
-
-
-def last_record(path: Path) -> tuple[int, str] | None:
-    """(seq, hash) of a segment's last record, or None."""
-    try:
-        with open(path, "rb") as handle:
-            handle.seek(0, os.SEEK_END)
-            size = handle.tell()
-            handle.seek(max(0, size - 65536))
-            data = handle.read()
-    except OSError:
-        return None
-    lines = [line for line in data.split(b"\n") if line]
-    if not lines:
-        return None
-    seq = _seq_of(lines[-1])
-    return None if seq is None else (seq, line_hash(lines[-1]))
-
-
-def find_record(directory: Path, seq: int) -> bytes | None:
-    """The line of record ``seq``, searched from the end of the log backwards."""
-    for line in _backwards(directory):
-        found = _seq_of(line)
-        if found == seq:
-            return line
-        if found is not None and found < seq:
-            return None
-    return None
-
-
-def lines_after(directory: Path, seq: int) -> list[bytes]:
-    """The lines of the records after ``seq``, newest first (read from the end)."""
-    out = []
-    for line in _backwards(directory):
-        found = _seq_of(line)
-        if found is not None and found <= seq:
-            break
-        out.append(line)
-    return out
-
-
-def _backwards(directory: Path) -> Iterator[bytes]:
-    """Every non-empty line of the log, from the newest back, read in 1 MiB chunks."""
-    chunk = 1 << 20
-    for _, path in reversed(segments(directory)):
-        try:
-            with open(path, "rb") as handle:
-                end = handle.seek(0, os.SEEK_END)
-                carry = b""
-                while end > 0:
-                    start = max(0, end - chunk)
-                    handle.seek(start)
-                    lines = (handle.read(end - start) + carry).split(b"\n")
-                    carry = lines.pop(0) if start > 0 else b""
-                    for line in reversed(lines):
-                        if line:
-                            yield line
-                    end = start
-        except OSError:
-            return
 
 
 def _os_error(exc: OSError, action: str) -> AuditError:
@@ -917,11 +734,3 @@ def _os_error(exc: OSError, action: str) -> AuditError:
         hint="free space or fix permissions on <home>/audit; the command was refused and "
         "nothing was changed",
     )
-
-
-def _fsync_dir(directory: Path) -> None:
-    fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)

@@ -43,7 +43,9 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import re2
 
-from ._audit import OUTCOMES, UserAuditKey, segments
+from ._audit import OUTCOMES
+from ._audit_files import segments
+from ._audit_keys import UserAuditKey
 from ._errors import IntegrityError, StorageError, UsageError
 from ._input import COMMANDS
 

@@ -31,15 +31,9 @@ from pathlib import Path
 from typing import Any
 
 from . import _crypto
-from ._audit import (
-    ANCHOR_EVERY,
-    MAC_SUFFIX_LEN,
-    SCHEMA_VERSION,
-    AuditKeys,
-    genesis,
-    line_hash,
-    segments,
-)
+from ._audit import ANCHOR_EVERY, MAC_SUFFIX_LEN
+from ._audit_files import SCHEMA_VERSION, genesis, line_hash, segments
+from ._audit_keys import AuditKeys
 from ._errors import UsageError
 
 # How far the store's anchor may lag the log: reads are anchored in batches.

@@ -34,7 +34,7 @@ def run(out: IO[str], *, keep: bool = False) -> int:
 
 def _audit(out: IO[str], home: Path, key_file: Path) -> None:
     """The audit trail of the session: reviewed, verified, then caught when edited."""
-    from ._audit import segments
+    from ._audit_files import segments
     from ._audit_review import parse_filters
     from ._audit_show import show
     from ._audit_verify import verify

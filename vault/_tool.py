@@ -21,7 +21,8 @@ from anthropic.types.beta import (
     BetaMemoryTool20250818ViewCommand,
 )
 
-from ._audit import AuditError, AuditLog, Event, UserAuditKey
+from ._audit import AuditError, AuditLog, Event
+from ._audit_keys import UserAuditKey
 from ._errors import CommandError, IntegrityError, VaultError
 from ._handlers import Handlers
 from ._input import COMMANDS, Command, check

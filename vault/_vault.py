@@ -11,7 +11,8 @@ from types import TracebackType
 from typing import Any
 
 from . import _crypto
-from ._audit import AuditKeys, AuditLog, Event, UserAuditKey
+from ._audit import AuditLog, Event
+from ._audit_keys import AuditKeys, UserAuditKey
 from ._errors import ConfigurationError, IntegrityError, StorageError, UsageError
 from ._guard import REFUSED_CATEGORIES
 from ._handlers import DEFAULT_MAX_FILE_BYTES, Handlers

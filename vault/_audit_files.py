@@ -1,0 +1,129 @@
+"""The audit log's files: segment names, reading records back, hashing lines.
+
+Shared by the appender (``_audit``), ``audit verify`` and the review commands.
+Nothing here needs a key.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+SCHEMA_VERSION = 1
+SEGMENT_NAME = re.compile(r"audit-(\d{6,9})\.jsonl")
+
+
+def segment_path(directory: Path, number: int) -> Path:
+    return directory / f"audit-{number:06d}.jsonl"
+
+
+def genesis(vault_id: str) -> str:
+    """The ``prev`` of record 1: binds the chain to its vault."""
+    return hashlib.sha256(
+        f"memvault audit v{SCHEMA_VERSION} genesis {vault_id}".encode()
+    ).hexdigest()
+
+
+def line_hash(line: bytes) -> str:
+    """The hash the next record's ``prev`` carries (of the line without its newline)."""
+    return hashlib.sha256(line).hexdigest()
+
+
+def seq_of(line: bytes) -> int | None:
+    """The sequence number of a line, read without parsing the whole record."""
+    at = line.find(b',"seq":')
+    if at < 0:
+        return None
+    end = line.find(b",", at + 7)
+    try:
+        return int(line[at + 7 : end])
+    except ValueError:
+        return None
+
+
+def prev_of(line: bytes) -> str | None:
+    at = line.find(b',"prev":"')
+    return None if at < 0 else line[at + 9 : at + 73].decode("ascii", "replace")
+
+
+def segments(directory: Path) -> list[tuple[int, Path]]:
+    """The log's segment files, in order."""
+    try:
+        names = os.listdir(directory)
+    except FileNotFoundError:
+        return []
+    found = [
+        (int(m.group(1)), directory / name) for name in names if (m := SEGMENT_NAME.fullmatch(name))
+    ]
+    return sorted(found)
+
+
+def last_record(path: Path) -> tuple[int, str] | None:
+    """(seq, hash) of a segment's last record, or None."""
+    try:
+        with open(path, "rb") as handle:
+            handle.seek(0, os.SEEK_END)
+            size = handle.tell()
+            handle.seek(max(0, size - 65536))
+            data = handle.read()
+    except OSError:
+        return None
+    lines = [line for line in data.split(b"\n") if line]
+    if not lines:
+        return None
+    seq = seq_of(lines[-1])
+    return None if seq is None else (seq, line_hash(lines[-1]))
+
+
+def find_record(directory: Path, seq: int) -> bytes | None:
+    """The line of record ``seq``, searched from the end of the log backwards."""
+    for line in _backwards(directory):
+        found = seq_of(line)
+        if found == seq:
+            return line
+        if found is not None and found < seq:
+            return None
+    return None
+
+
+def lines_after(directory: Path, seq: int) -> list[bytes]:
+    """The lines of the records after ``seq``, newest first (read from the end)."""
+    out = []
+    for line in _backwards(directory):
+        found = seq_of(line)
+        if found is not None and found <= seq:
+            break
+        out.append(line)
+    return out
+
+
+def _backwards(directory: Path) -> Iterator[bytes]:
+    """Every non-empty line of the log, from the newest back, read in 1 MiB chunks."""
+    chunk = 1 << 20
+    for _, path in reversed(segments(directory)):
+        try:
+            with open(path, "rb") as handle:
+                end = handle.seek(0, os.SEEK_END)
+                carry = b""
+                while end > 0:
+                    start = max(0, end - chunk)
+                    handle.seek(start)
+                    lines = (handle.read(end - start) + carry).split(b"\n")
+                    carry = lines.pop(0) if start > 0 else b""
+                    for line in reversed(lines):
+                        if line:
+                            yield line
+                    end = start
+        except OSError:
+            return
+
+
+def fsync_dir(directory: Path) -> None:
+    fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
