@@ -472,6 +472,7 @@ class AuditLog:
         if self._locked:
             return
         deadline = time.monotonic() + LOCK_SECONDS
+        pause = 0.00002  # the lock is held for tens of microseconds: look again soon
         while True:
             try:
                 fcntl.flock(self._lock_fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -482,7 +483,8 @@ class AuditLog:
                         f"the audit log stayed locked by another process for {LOCK_SECONDS:.0f}s",
                         hint="a memvault process may be hung; nothing was changed",
                     ) from None
-                time.sleep(0.0005)
+                time.sleep(pause)
+                pause = min(pause * 2, 0.001)
             except OSError as exc:
                 raise _os_error(exc, "locking the audit log") from None
         self._locked = True
