@@ -156,11 +156,25 @@ def test_email_redacted_in_text() -> None:
         ("手机号：13912345678", "13912345678"),
         ("mobile 07700 900123", "07700 900123"),
         ("+79617947295", "+79617947295"),
+        ("Partner's number 1-415-555-0132.", "1-415-555-0132"),
+        ('"phone": "695-440-586"', "695-440-586"),
+        ("Tel. (+34) 91 375 95 71", "(+34) 91 375 95 71"),
+        ("联系电话：153-3455-9810", "153-3455-9810"),
+        ("Call back on 074516-13491 after 6 pm", "074516-13491"),
+        ("連絡先：070(2346)1349", "070(2346)1349"),
+        ("| Berlin | 0179 / 675 84 75 |", "0179 / 675 84 75"),
     ],
 )
 def test_phone_found(text: str, value: str) -> None:
     """International and national phone formats are found, validated by libphonenumber."""
     assert found(text) == [("phone", "phone", value)]
+
+
+def test_phone_in_full_width_digits() -> None:
+    """Digits typed full-width by a Japanese or Chinese input method are the same number."""
+    text = "折り返し先：０８０－３５５５－５４０２\n"
+    assert found(text) == [("phone_wide", "phone", "０８０－３５５５－５４０２")]
+    assert redact("在庫：１２３４５６７８９０１２３４５６７\n").startswith("在庫：１２３")
 
 
 def test_phone_bare_digits_need_a_phone_word() -> None:
@@ -182,6 +196,9 @@ def test_phone_bare_digits_need_a_phone_word() -> None:
         "ISBN 978-3-16-148410-0",
         "IBAN-like BE89 0382 4828 7559 and card-like 6282 0486 8474 8171",
         "call +1 234",
+        "release 1-2023-05-01 and build 1-555-0132",
+        "see pages 01/12 and 030/12",
+        "order 207-4804177-3126278",
     ],
 )
 def test_phone_look_alikes_kept(text: str) -> None:
@@ -356,6 +373,17 @@ def test_ip_look_alikes_kept(text: str) -> None:
         ("出生日期：1990-04-12", "1990-04-12"),
         ("дата рождения: 12.04.1990", "12.04.1990"),
         ("जन्म तिथि: 12/04/1990", "12/04/1990"),
+        ("Candidate (born 07-Feb-1993) cleared", "07-Feb-1993"),
+        ("né(e) le 10/06/1999, n° d'assuré", "10/06/1999"),
+        ('  "birth_date": "1976-01-17",', "1976-01-17"),
+        ("dateOfBirth: 1976-01-17", "1976-01-17"),
+        ("patient_dob=1976-01-17", "1976-01-17"),
+        ("Pt b. 3/4/1950, lives alone", "3/4/1950"),
+        ("Date of birth:\n1990-04-12", "1990-04-12"),
+        (
+            "confirma a data de nascimento?\nEdivaldo: 8 de novembro de 1993",
+            "8 de novembro de 1993",
+        ),
     ],
 )
 def test_date_of_birth_found(text: str, value: str) -> None:
@@ -371,11 +399,57 @@ def test_date_of_birth_found(text: str, value: str) -> None:
         "born in 1990",
         "DOB: 45/13/1990",
         "Geburtstag der Firma",
+        "DOB: unknown\nnext visit 2025-03-01",
+        "score band B. Rate lock expires 2025-02-11.",
+        "DOB on file. Contract signed 2021-03-04, renews 12/06/2025.",
     ],
 )
 def test_date_of_birth_look_alikes_kept(text: str) -> None:
-    """Plain dates, bare years and impossible dates stay."""
+    """Plain dates, bare years and impossible dates stay, and so do dates a label
+    earlier in the note does not lead straight to."""
     assert redact(text) == text
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("ED triage - Wendell Castellano, 9/12/1974, brought in by partner", "9/12/1974"),
+        ("Patient Jane Roe (June 19, 1969) presents with cough", "June 19, 1969"),
+        ("triage 03:40 - Conor Castellano, Jan 3 1955, brought in", "Jan 3 1955"),
+    ],
+)
+def test_date_of_birth_after_a_patients_name(text: str, value: str) -> None:
+    """In a clinical note, a date right after a person's name is their date of birth."""
+    assert ("date_of_birth_after_name", "date_of_birth", value) in found(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Patient reviewed by Dr. Jane Smith, 12/03/2024, stable",
+        "Patient Jane Roe, 3/4/2099, follow-up",
+        "Release notes by Jane Roe, 9/12/1974, archived",
+    ],
+)
+def test_date_after_a_name_kept_outside_a_patients_record(text: str) -> None:
+    """A clinician's name with the visit date, a future date, or a note that is not
+    clinical keeps its date."""
+    assert "[REDACTED:date_of_birth]" not in redact(text)
+
+
+def test_date_of_birth_in_rows_under_a_birth_column() -> None:
+    """CSV rows and SQL tuples under a birth-date column lose the date, not other dates."""
+    csv = "employee_id,name,dob,iban_ok\nE909720,R. C.,1942-04-09,no\nE1,T. S.,1992-05-02,no\n"
+    assert redact(csv).count("[REDACTED:date_of_birth]") == 2
+    sql = (
+        "INSERT INTO customers (id, birth_date, created_at) VALUES\n"
+        "  (116, '1975-03-10', '2025-02-25T10:45:33.832+01:00');"
+    )
+    assert redact(sql) == sql.replace("1975-03-10", "[REDACTED:date_of_birth]")
+    plain = "id,shipped\n1,2024-05-01\n"
+    assert redact(plain) == plain
+    later = "id,dob,expires\n1,2031-05-01,2031-06-01\n"  # no one alive is born in the future
+    assert redact(later) == later
 
 
 # --- passports and national ids ---
@@ -394,6 +468,10 @@ def test_date_of_birth_look_alikes_kept(text: str) -> None:
         ("DNI 12345678Z", "es_dni", "national_id", "12345678Z"),
         ("NIE X1234567L", "es_dni", "national_id", "X1234567L"),
         ("СНИЛС 112-233-445 95", "ru_snils", "national_id", "112-233-445 95"),
+        ("Reisepass (für das Visum): G0V3X1C9X", "passport_qualified", "passport", "G0V3X1C9X"),
+        ('"passport": "WKD467084",', "passport", "passport", "WKD467084"),
+        ('"national_id": "86 175 043 192"', "de_tax_id", "national_id", "86 175 043 192"),
+        ('"national_id": "627662064630"', "jp_my_number", "national_id", "627662064630"),
     ],
 )
 def test_identifiers_found(text: str, rule: str, kind: str, value: str) -> None:
@@ -419,9 +497,23 @@ def test_identifiers_with_computed_check_digits() -> None:
         assert redact(text).endswith("[REDACTED:national_id]"), text
 
 
+def test_passport_word_reaches_no_further_than_its_line() -> None:
+    """An employee code on the line after a passport number is not a passport number."""
+    text = "पासपोर्ट: K1434708\nकर्मचारी कोड E697140 assigned to payroll"
+    assert [value for _, kind, value in found(text) if kind == "passport"] == ["K1434708"]
+
+
+def test_passport_in_rows_under_a_passport_column() -> None:
+    """A CSV row under a passport column loses the number; the order id stays."""
+    csv = "order_id,customer,passport\n207-4804177-3126278,F. S.,WKD467084\n"
+    assert redact(csv) == csv.replace("WKD467084", "[REDACTED:passport]")
+
+
 @pytest.mark.parametrize(
     "text",
     [
+        "Passport office (main branch) closed",
+        '"national_id": "86 175 043 193"',
         "order 123456789 shipped",
         "QQ123456C",  # Q is never a first letter
         "GB123456A",  # GB is an excluded prefix
@@ -610,7 +702,7 @@ def test_validators_registered_by_name() -> None:
     for name in (
         "card_number", "email", "ip_address", "phone", "uk_nino", "es_dni", "it_codice_fiscale",
         "nl_bsn", "fr_nir", "de_id_card", "de_tax_id", "br_cpf", "ru_snils", "cn_resident_id",
-        "jp_my_number", "passport_number", "date_parts", "person_name",
+        "jp_my_number", "passport_number", "date_parts", "birth_date", "person_name",
     ):  # fmt: skip
         assert name in v.VALIDATORS
 

@@ -358,6 +358,63 @@ POSITIVE: list[Case] = [
      "password"),
     ("prose_wifi", lambda: _in("The wifi password for the office is {v}", rand(ALNUM, 10)),
      "password_in_prose", "password"),
+    # Command-line password flags of database, directory, archive and remote-desktop tools.
+    ("redis_cli_a", lambda: _in("redis-cli -h 10.0.0.7 -a '{v}' --no-auth-warning ping",
+                                rand(ALNUM + "*", 12)), "cli_password", "password"),
+    ("mongosh_p", lambda: _in("mongosh --host db -u admin -p {v} --eval 'db.stats()'",
+                              rand(ALNUM, 14)), "cli_password", "password"),
+    ("ldapsearch_w", lambda: _in("ldapsearch -x -D cn=admin,dc=corp -w {v} -b dc=corp",
+                                 rand(ALNUM, 12)), "cli_password", "password"),
+    ("sqlcmd_P", lambda: _in("sqlcmd -S db01 -U sa -P {v} -Q 'select 1'", rand(ALNUM, 12)),
+     "cli_password", "password"),
+    ("openssl_pass", lambda: _in("openssl pkcs12 -export -in a.pem -passout pass:{v} -out a.p12",
+                                 rand(ALNUM, 12)), "cli_password", "password"),
+    ("keytool_storepass", lambda: _in("keytool -list -keystore app.jks -storepass {v}",
+                                      rand(ALNUM, 12)), "cli_password", "password"),
+    ("smbclient_user_pass", lambda: _in("smbclient //fs01/share -U alice%{v}", rand(ALNUM, 12)),
+     "cli_password", "password"),
+    ("sevenzip_p", lambda: _in("7z a -p{v} backup.7z docs/", rand(ALNUM, 12)),
+     "cli_password", "password"),
+    ("xfreerdp_p", lambda: _in("xfreerdp /v:10.0.0.9 /u:admin /p:{v}", rand(ALNUM, 12)),
+     "cli_password", "password"),
+    # A libpq key/value DSN: a random value with a dot in it is a literal, not code.
+    ("libpq_dsn_dotted", lambda: _in("host=db port=5432 user=orders password={v} dbname=orders",
+                                     f"{rand(ALNUM, 18)}.{rand(string.ascii_uppercase, 3)}"),
+     "password_assignment", "password"),
+    # Session cookies by their frameworks' names, outside Cookie headers.
+    ("phpsessid_ticket", lambda: _in("the user pasted PHPSESSID={v} in the chat",
+                                     rand(string.digits + "abcdefghijklmnopqrstuv", 26)),
+     "session_cookie_name", "cookie"),
+    ("aspnet_session_brackets", lambda: _in("pasted in chat (ASP.NET_SessionId={v}). Revoked.",
+                                            rand(string.ascii_lowercase + "012345", 24)),
+     "session_cookie_name", "cookie"),
+    ("jsessionid_dict", lambda: _in('client.cookies.update({{"JSESSIONID": "{v}"}})',
+                                    rand(HEX, 32).upper()), "session_cookie_name", "cookie"),
+    ("rails_session", lambda: _in("会话：_shop_session={v}", f"{rand(ALNUM, 40)}--{rand(HEX, 40)}"),
+     "session_cookie_name", "cookie"),
+    ("connect_sid", lambda: _in("req connect.sid={v} ok",
+                                f"s%3A{rand(URLSAFE, 32)}.{rand(B64, 43)}"),
+     "session_cookie_name", "cookie"),
+    ("cookie_in_log", lambda: _in("WARN login failed ip=10.1.2.3 cookie=sessionid={v}\n",
+                                  rand(string.ascii_lowercase + string.digits, 32)),
+     "session_cookie", "cookie"),
+    # Passwords in prose: a full stop after one, a verb a few words on, a reply, a pair.
+    ("prose_trailing_stop", lambda: _in("Benutzer einkauf2, Kennwort {v} (nicht weitergeben)",
+                                        "cobalt6603."), "password_in_prose_bare", "password"),
+    ("prose_gap_verb", lambda: _in("The new password I set is {v} if that helps.",
+                                   rand(ALNUM + "@", 16)), "password_in_prose_gap", "password"),
+    ("reply_es", lambda: _in("[18:40] Ana: ¿me pasas la contraseña del panel?\n"
+                             "[18:41] Luis: es {v}\n[18:41] Luis: el usuario es admin",
+                             "pixel7655!"), "password_in_reply", "password"),
+    ("reply_arrow_ja", lambda: _in("池田：本番DBのパスワードってどこでしたっけ？\n"
+                                   "清水：急ぎなら → {v}\n", "Sommer1985#"),
+     "password_in_reply", "password"),
+    ("reply_dash", lambda: _in("staging ka password kya hai?\nMeena: {v} - kisi ko mat batana",
+                               "ember-correct-maple35"), "password_in_reply", "password"),
+    ("pair_creds", lambda: _in("it also tried the old admin creds (admin / {v}) so it is gone",
+                               rand(ALNUM + "*", 16)), "user_password_pair", "password"),
+    ("pair_zugangsdaten", lambda: _in("Zugangsdaten: einkauf / {v}", "harbor7038?"),
+     "user_password_pair", "password"),
 ]  # fmt: skip
 
 
@@ -597,6 +654,38 @@ NEGATIVE = [
     "next_step: run `make test`, secret sauce: patience",
     "Cookie: theme=dark; lang=en-GB",
     "pass: true",
+    # References into a secret manager, resolved at deploy time.
+    "SMTP_PASSWORD=vault:secret/data/billing#api_key",
+    "DB_PASSWORD=op://Engineering/postgres/password",
+    "password: ref+vault://secret/app#/db",
+    "db_password = projects/acme/secrets/db-password/versions/3",
+    "password: arn:aws:secretsmanager:eu-west-1:123456789012:secret:db-AbC123",
+    "password: ${{ secrets.DB_PASSWORD }}",
+    # Code: attribute paths and calls whose names are words.
+    "password=config.dbPassword",
+    "password = get_password(user.name)",
+    # Flags that are not passwords: ports, the unzip pipe flag, tools without one.
+    "psql -h db -p 5432 -U app",
+    "ssh -p 2222 admin@bastion",
+    "unzip -p archive.zip notes.txt",
+    "redis-cli -h cache --scan --pattern 'user:*'",
+    # Cookie settings and JSON keys near the word cookie.
+    'SESSION_COOKIE_NAME = "sessionid"',
+    "PHPSESSID=<session id>",
+    "JSESSIONID=${JSESSIONID}",
+    "_db_session=sessionmaker(bind=engine)",
+    '{"cookie_policy": "strict", "ssh_authorized_key": "ssh-ed25519 '
+    + "AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl"
+    + '"}',
+    # Questions about passwords and their answers that are no password.
+    "Where do I reset my password?\nBob: Settings - Security",
+    "what is the password policy?\nBob: 12 chars",
+    "Passwort vergessen? Bitte den Link nutzen.",
+    "the password you entered is incorrect.",
+    # Slashes after credential words that are no user / password pair.
+    "login flows (v2 / v3) are documented",
+    "credentials: see vault / ask ops",
+    "logins per day: 1200 / 1500",
 ]
 
 
@@ -707,6 +796,14 @@ def test_adversarial_megabyte(redactor: Redactor) -> None:
         "AccountKey=",
         "abc8Q~" + "a" * 30 + " ",
         "我的密码：",
+        "redis-cli -a",
+        "ldapsearch -w ",
+        "password?\n",
+        "password?\nBob: ",
+        "creds (admin / ",
+        "PHPSESSID=",
+        '{"_app_session": "',
+        "cookie=sessionid=",
     ]
     parts, size = [], 0
     while size < 1 << 20:

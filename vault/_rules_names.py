@@ -63,8 +63,25 @@ _ADDRESS = (
     + r")?,? (?:д\.|дом) ?\d{1,4}[а-я]?(?:,? (?:кв\.|корп\.|стр\.) ?\d{1,4})*"
     # 北京市朝阳区建国路88号, 東京都渋谷区神南1-2-3
     r"|\p{Han}{1,4}(?:市|都|府|県|省)\p{Han}{1,6}(?:区|市|県|町|村)\p{Han}{1,8}"
-    r"(?:\d{1,5}号|\d{1,4}-\d{1,4}(?:-\d{1,4})?)"
+    r"(?:\d{1,5}号|\d{1,4}-\d{1,4}(?:-\d{1,4})?|\d{1,3}丁目(?:\d{1,4}番地?(?:\d{1,4}号)?)?)"
+    # the building and flat of a Chinese address: 22栋1754室, 3号楼2单元501室
+    r"(?:\d{1,4}(?:栋|幢|号楼|座)(?:\d{1,2}单元)?(?:\d{1,5}(?:室|号))?)?"
+    # Theodor-Heuss-Ring 100, Konrad-Adenauer-Straße 5
+    r"|\p{Lu}[\p{Ll}ß]+(?:-\p{Lu}[\p{Ll}ß]+)+-(?:Straße|Strasse|Str\.|Weg|Gasse|Platz|Allee"
+    r"|Damm|Ring|Ufer|Chaussee) \d{1,4}[a-z]?(?:, ?\d{5} " + _CAP + r")?"
+    # India: मकान नं. 97, Hill Road, Bandra West; House No. 268, शिवाजी नगर; Flat No 4, Sector 21
+    r"|(?:मकान (?:नं\.?|नंबर|संख्या)|(?i:house|flat|plot|h\.) ?(?i:no\.?|number|#))"
+    r" ?\d{1,5}[A-Za-z]?(?:,? (?:\p{Lu}[\p{L}]*|\p{Devanagari}+|\d{1,6}\b)"
+    r"(?: (?:\p{Lu}[\p{L}]*|\p{Devanagari}+|\d{1,6}\b)){0,3}){1,3}"
     r")"
+)
+
+# Am Anger 23a, An der Alster 4, Im Winkel 7: a preposition names the street. The number
+# must end the phrase, so "Im Jahr 2024" (four digits) and "Am Freitag 15 Uhr" stay.
+_PREPOSITION_STREET = (
+    r"(?:(?m:^)|[^\p{L}\p{N}])(?P<value>(?:Am|An der|An den|Auf der|Auf dem|Im|In der|In den"
+    r"|Zum|Zur|Unter den|Hinter der|Vor dem) \p{Lu}[\p{Ll}ß]+ \d{1,3}[a-z]?)"
+    r"(?:[,;)]|\.?\r?(?m:$)|,? \d{5} )"
 )
 
 # --- person names --------------------------------------------------------------------------
@@ -131,7 +148,7 @@ _SIGNATURE = (
     r"|take care|mit freundlichen grüßen|mit freundlichen grüssen|freundliche grüße"
     r"|viele grüße|liebe grüße|beste grüße|grüße|gruß|cordialement|bien cordialement"
     r"|bien à vous|amicalement|saludos|saludos cordiales|atentamente|un saludo|cordiali saluti"
-    r"|distinti saluti|un saluto|met vriendelijke groet|groeten|atenciosamente|abraços"
+    r"|distinti saluti|un saluto|met vriendelijke groet|groeten|atenciosamente|att\.?|abraços"
     r"|с уважением|всего доброго|敬具|此致敬礼)[ \t]*[,!.]?|--[ \t]?)[ \t]*\r?\n[ \t]*"
 )
 _PERSON = (
@@ -145,6 +162,124 @@ _SUBJECT = (
     r"|hat (?:wegen|angerufen|uns)|rief)\b|llamó|a (?:appelé|téléphoné)|звонила?|позвонила?|ने )"
 )
 
+# --- names by the shape of the line: chats, e-mail headers, data, tables ------------------------
+#
+# These rules run only where a literal cue occurs (a clock time, "<user@", a key and
+# its "=" or ":", a table's header), so text without one skips them at the price of
+# one light pass. A name here is two words or more in Latin script: one capitalized
+# word before a colon or a time is as often a label ("Status:", "Deploy 10:00").
+
+_TWO_WORDS = _LATIN_WORD + r"(?: (?:" + _PARTICLE + r" )?" + _LATIN_WORD + r"){1,3}"
+_SPEAKER = (
+    r"(?:" + _TWO_WORDS + r"|[\p{Han}々]{2,4}(?:[ 　][\p{Han}々]{1,3})?"
+    r"|\p{Katakana}[\p{Katakana}ー・]+|\p{Hangul}{2,4}|\p{Devanagari}+(?: \p{Devanagari}+){1,2}"
+    r"|\p{Cyrillic}+ \p{Cyrillic}+)"
+)
+_CLOCK = r"\d{1,2}:\d\d(?::\d\d)?(?:[ \t]?[AaPp]\.?[Mm]\.?)?"
+# [09:12] Name: / [12/3/25, 18:41] Name: / 03:40 - Name, 9/12/1974
+_SPEAKER_AFTER_TIME = (
+    r"(?:(?m:^)[ \t]*\[[^\]\n]{0,20}" + _CLOCK + r"\][ \t]*(?:[-–][ \t]*)?"
+    r"|" + _CLOCK + r"[ \t]+[-–—][ \t]+)"
+    r"(?P<value>" + _SPEAKER + r")[ \t]*[:：,]"
+)
+# Slack's "Name  10:14 AM" on a line of its own; "- Name (14:02) :"
+_SPEAKER_BEFORE_TIME = (
+    r"(?m:^)[ \t]*(?:[-*•][ \t]*)?(?P<value>" + _SPEAKER + r")"
+    r"(?:[ \t]+" + _CLOCK + r"[ \t]*\r?(?m:$)|[ \t]*[(\[]" + _CLOCK + r"[)\]][ \t]*[:：])"
+)
+# A chat line with no time: "Name Surname: text" at the start of a line. Labels of two
+# capitalized words ("Action Items:", "Root Cause:") are told apart by their words.
+_SPEAKER_LINE = (
+    r"(?m:^)[ \t]*(?P<value>" + _TWO_WORDS + r"|[\p{Han}々]{1,3}[ 　][\p{Han}々]{1,3})"
+    r"(?::[ \t]+|：[ \t]*)\S"
+)
+# "Jane Doe" <jane@example.org>, From: Jane Doe <jane@...>: an RFC 5322 display name
+_DISPLAY_NAME = r"(?:(?m:^)|[\s:：,;(\"'])\"?(?P<value>" + _SPEAKER + r")\"?[ \t]*<[^<>@\s]+@"
+# {"name": "Jane Doe"}, name = "Jane Doe", owner: Jane Doe, tags = { Owner = "Jane Doe" }
+_DATA_KEYS = (
+    r"(?i:name|full_?name|display_?name|owner|holder|account_?holder|card_?holder|customer"
+    r"|client|patient|contact|employee|assignee|author|reporter|requester|recipient|sender"
+    r"|approver|reviewer|signatory)"
+)
+_DATA_VALUE = (
+    r"(?:(?m:^)|[\s{,;(\[\"'])[\"']?" + _DATA_KEYS + r"[\"']?[ \t]*[:=][ \t]*[\"']?"
+    r"(?P<value>" + _SPEAKER + r"|" + _LATIN_WORD + r", " + _LATIN_WORD + r")"
+    r"(?:[\"',;)}\]]|\.?[ \t]*\r?(?m:$)|[ \t]+\()"
+)
+# Rows of CSV or SQL values whose header names a person column (the rule's keywords):
+# a field that is exactly a name, after at most three fields without spaces (ids).
+_ROW_FIELD = (
+    r"(?m:^)[ \t]*\(?(?:[\"']?[^,\s\"']*[\"']?,[ \t]*){0,3}[\"']?(?P<value>" + _SPEAKER + r")"
+    r"[\"']?[ \t]*,"
+)
+# A markdown table row: a cell that is a name, in a row that also holds an e-mail or phone.
+_TABLE_CELL = r"\|[ \t]*(?P<value>" + _SPEAKER + r")[ \t]*\|[^\n]*(?:@|\d[\d ()/.\-]{6,}\d)"
+# Labels of a person's role, then the name: "Owner: Jane Doe", "Salarié : Jean Dupont",
+# "Passenger: Doe, Jane", "社員：池田　彩花", "お客様（松本 康弘 様）", "先方担当：山口和也 部長".
+_ROLE_LABEL = (
+    r"(?:(?m:^)|[^\p{L}])(?:(?i:name|owner|lead|colleague|colaborador|colaboradora|salarié"
+    r"|salariée|employé|employée|empleado|empleada|funcionário|funcionária|pt|passenger"
+    r"|guest name|primary contact|point of contact|poc|approved by|signed by)[ \t]*[:：]"
+    r"|(?:员工|職員|职员|社員|従業員|用户|利用者|(?:先方)?担当者?|お客様|患者様?)"
+    r"(?:[ \t]*[:：（(][ \t]*|[ \t]+))[ \t]*"
+    r"(?P<value>" + _LATIN_WORD + r", " + _LATIN_WORD + r"|" + _NAME + r")" + _NAME_END
+)
+_ROLE_CUE = (
+    r"(?i:name|owner|lead|colleague|colaborador|salari\p{L}*|employ\p{L}*|empleado|funcion\p{L}*|pt|passenger"
+    r"|contact|poc|approved by|signed by)[ \t]*[:：]|员工|職員|职员|社員|従業員|用户|利用者"
+    r"|担当|お客様|患者"
+)
+# Running text: "el cliente Ana Pérez", "approved by Jane Doe", "Hi Jane Doe,"
+_ROLE_WORD = (
+    r"(?:(?m:^)|[^\p{L}])(?:(?i:cliente|paciente|usuario|usuaria|usuário|usuária|utente"
+    r"|colaborador|colaboradora|approved by|signed by|signed off by|reviewed by|requested by"
+    r"|visited by|seen by"
+    r"|reported by|assigned to|escalated to|office manager|account manager|name on the "
+    r"(?:order|account|card|booking|reservation|ticket|invoice) is|hi|hello|dear|hey|hola"
+    r"|bonjour|hallo|olá|oi|ciao|estimado|estimada|querido|querida|fiche client"
+    r"|client file|patient file)[ \t]+(?:[-–—][ \t]+)?)"
+    r"(?P<value>" + _TWO_WORDS + r")" + _NAME_END
+)
+_ROLE_WORD_CUE = (
+    r"(?i:cliente|paciente|usuari[oa]|usuári[oa]|utente|colaborador|ed by|off by|to|manager|is"
+    r"|hi|hello|dear|hey|hola|bonjour|hallo|olá|oi|ciao|estimad[oa]|querid[oa]|client|patient"
+    r"|colaboradora) "
+)
+
+# Words of labels, headings and things that take the shapes above: "Action Items:",
+# "Standup Meeting 10:00", {"name": "Production Cluster"}. Lower case.
+_LABEL_WORDS = """
+    action actions item items note notes step steps summary next root cause causes question
+    questions issue issues plan plans criteria message messages error errors warning info
+    debug trace details detail status update updates decision decisions risk risks context
+    background goal goals scope result results team server servers service services cluster
+    database build deploy deployment release version customer customers client clients user
+    users system bot admin support meeting meetings agenda minutes open known key keys
+    takeaways follow todo done review test tests report reports total date time subject
+    title description type code number address phone email name account project product
+    order invoice payment payments billing shipping delivery request response feature bug
+    fix task tasks ticket incident alert alerts monitor job pipeline stage production
+    staging prod dev main default primary secondary general random channel bank workspace
+    welcome new old today tomorrow yesterday monday tuesday wednesday thursday friday
+    saturday sunday january february march april may june july august september october
+    november december morning afternoon evening night daily weekly monthly standup sync
+    call calls office dept department division unit group inc corp ltd llc gmbh api app
+    web cloud data file files folder config settings notifications security team's sir
+    madam world everyone all there folks guys hr finance legal sales marketing engineering
+    operations ops devops platform infra infrastructure backend frontend mobile
+    connection refused failed failure timeout exception started stopped retry retrying
+    health check worker process queue cache proxy gateway host node
+"""
+_NOT_A_PERSON = frozenset(_LABEL_WORDS.split())
+
+
+def _person(value: str) -> bool:
+    """A name by shape alone: a plausible name none of whose words is a label's."""
+    return v.person_name(value) and not any(
+        word.strip(".,'’\"").lower() in _NOT_A_PERSON for word in value.split()
+    )
+
+
 RULES: tuple[Rule, ...] = (
     Rule(
         name="street_address",
@@ -155,6 +290,16 @@ RULES: tuple[Rule, ...] = (
         gate="names",
         description="street addresses in US, UK, German, Dutch, French, Spanish, Italian, "
         "Portuguese, Indian, Russian, Chinese and Japanese forms, with postal codes",
+    ),
+    Rule(
+        name="street_address_preposition",
+        kind="street_address",
+        category="personal",
+        pattern=_PREPOSITION_STREET,
+        priority=4,
+        gate="cues",
+        cue=r"(?:Am|An|Auf|Im|In|Zum|Zur|Unter|Hinter|Vor) [A-Z\xc4\xd6\xdc]",
+        description="German streets named by a preposition ('Am Anger 23a', 'An der Alster 4')",
     ),
     Rule(
         name="person_name",
@@ -178,5 +323,128 @@ RULES: tuple[Rule, ...] = (
         gate="names",
         description="names followed by a verb of contact ('Jane Doe called', 'X llamó', "
         "'X hat wegen', 'X ने')",
+    ),
+    Rule(
+        name="person_name_speaker",
+        kind="person_name",
+        category="personal",
+        pattern=_SPEAKER_AFTER_TIME,
+        validator=_person,
+        priority=3,
+        gate="cues",
+        cue=r"\d:\d\d",
+        description="speakers in chat transcripts after a time ('[09:12] Jane Doe:', "
+        "'[12/3/25, 18:41] Jane Doe:') and names after a logged time ('03:40 - Jane Doe,')",
+    ),
+    Rule(
+        name="person_name_speaker_time",
+        kind="person_name",
+        category="personal",
+        pattern=_SPEAKER_BEFORE_TIME,
+        validator=_person,
+        priority=3,
+        gate="cues",
+        cue=r"\d:\d\d",
+        description="speakers before a time: Slack's 'Jane Doe  10:14 AM', '- Jane Doe (14:02) :'",
+    ),
+    Rule(
+        name="person_name_speaker_line",
+        kind="person_name",
+        category="personal",
+        pattern=_SPEAKER_LINE,
+        validator=_person,
+        priority=3,
+        gate="cues",
+        cue=r"(?::[ \t]+|：[ \t]*)\S",
+        description="two or more capitalized words opening a line before a colon "
+        "('Jane Doe: hi'), unless a word is a label's ('Action Items:')",
+    ),
+    Rule(
+        name="person_name_display",
+        kind="person_name",
+        category="personal",
+        pattern=_DISPLAY_NAME,
+        validator=_person,
+        priority=3,
+        gate="cues",
+        cue=r"<[^<>@\s]+@",
+        description="display names before an e-mail address ('From: Jane Doe <jane@...>')",
+    ),
+    Rule(
+        name="person_name_data",
+        kind="person_name",
+        category="personal",
+        pattern=_DATA_VALUE,
+        validator=_person,
+        priority=3,
+        gate="cues",
+        cue=r"(?i:name|owner|holder|customer|client|patient|contact|employee|assignee|author"
+        r"|reporter|requester|recipient|sender|approver|reviewer|signatory)[\"']?[ \t]*[:=]",
+        description="names as values of person keys in JSON, YAML, TOML, HCL and SQL "
+        "('\"name\": \"Jane Doe\"', 'owner: Jane Doe', \"holder = 'Jane Doe'\")",
+    ),
+    Rule(
+        name="person_name_row",
+        kind="person_name",
+        category="personal",
+        pattern=_ROW_FIELD,
+        keywords=(
+            ",name",
+            "name,",
+            ",customer",
+            "customer,",
+            ",client",
+            "client,",
+            ",patient",
+            "patient,",
+            ",contact",
+            "contact,",
+            ",employee,",
+            ", name",
+            ", customer",
+            ", client",
+            ", patient",
+            ",holder",
+            "holder,",
+        ),
+        validator=_person,
+        priority=3,
+        gate="keywords",
+        description="names as fields of CSV rows and SQL values under a person column",
+    ),
+    Rule(
+        name="person_name_table",
+        kind="person_name",
+        category="personal",
+        pattern=_TABLE_CELL,
+        keywords=("|---", "| ---", "|:--", "| :--"),
+        validator=_person,
+        priority=3,
+        gate="keywords",
+        description="names in markdown table cells, in rows that hold an e-mail or a phone",
+    ),
+    Rule(
+        name="person_name_role",
+        kind="person_name",
+        category="personal",
+        pattern=_ROLE_LABEL,
+        validator=_person,
+        priority=3,
+        gate="cues",
+        cue=_ROLE_CUE,
+        description="names after a role label ('Owner:', 'Salarié :', 'Passenger: Doe, "
+        "Jane', '社員：', 'お客様（', '先方担当：')",
+    ),
+    Rule(
+        name="person_name_addressed",
+        kind="person_name",
+        category="personal",
+        pattern=_ROLE_WORD,
+        validator=_person,
+        priority=3,
+        gate="cues",
+        cue=_ROLE_WORD_CUE,
+        description="two-word names after a role or greeting in running text ('el cliente "
+        "Ana Pérez', 'approved by Jane Doe', 'Hi Jane Doe,')",
     ),
 )

@@ -35,17 +35,27 @@ _PHONE = (
     _GROUP_RUNS + r"|" + _EDGE + r"(?P<value>"
     # +CC then 7 to 15 digits in all, one space, dot or dash apart, with (0) or (area)
     r"\+[1-9](?:[ .\-]?(?:\(0\) ?)?\(?\d\)?){6,14}"
-    # US/NANP: (415) 555-0132, 415-555-0132, 415.555.0132, 415 555 0132
-    r"|(?:\(\d{3}\) ?|\d{3}[ .\-])\d{3}[ .\-]\d{4}"
+    # +CC in parentheses, as forms print it: (+34) 91 375 95 71
+    r"|\(\+[1-9]\d{0,2}\)(?:[ .\-]?\d){6,14}"
+    # US/NANP: (415) 555-0132, 415-555-0132, 415.555.0132, 415 555 0132, 1-415-555-0132
+    r"|(?:1[ .\-])?(?:\(\d{3}\) ?|\d{3}[ .\-])\d{3}[ .\-]\d{4}"
     # trunk prefix or area code in parentheses: (11) 91234-5678, 8 (953) 333-74-35
     r"|(?:8 ?)?\(\d{2,5}\) ?\d{2,5}(?:[ \-]\d{2,4}){1,3}"
-    # national numbers with a trunk 0: 020 7946 0958, 030/1234567, 01 23 45 67 89, 03-1234-5678
-    r"|0\d{1,4}(?:/\d{4,8}|(?:[ \-]\d{2,8}){1,4})|0[1-9](?:\.\d{2}){4}"
-    # national numbers with no trunk prefix: 646 81 61 44 (ES), 91 181 05 98, 98765 43210 (IN)
+    # national numbers with a trunk 0: 020 7946 0958, 030/1234567, 0179 / 675 84 75,
+    # 01 23 45 67 89, 03-1234-5678, 074516-13491 (IN), 070(2346)1349 (JP)
+    r"|0\d{1,5}(?: ?/ ?\d{2,8}|[ \-]\d{2,8})(?:[ \-]\d{2,8}){0,3}|0[1-9](?:\.\d{2}){4}"
+    r"|0\d{1,4}\(\d{1,4}\)\d{3,4}"
+    # national numbers with no trunk prefix: 646 81 61 44 and 695-440-586 (ES), 91 181 05 98,
+    # 98765 43210 (IN), 153-3455-9810 (CN)
     r"|[6-9]\d{2}(?: \d{2}){3}|[89]\d \d{3} \d{2} \d{2}|[6-9]\d{4} \d{5}"
+    r"|[6-9]\d{2}(?:-\d{3}-| \d{3} )\d{3}|1[3-9]\d(?:-\d{4}-| \d{4} )\d{4}"
     # unseparated mobiles: 07700900123 (GB), 0xxxxxxxxxx (IN), 13912345678 (CN)
     r"|0\d{9,10}|1[3-9]\d{9}"
     r")\b"
+)
+# Full-width digits, as Japanese and Chinese input methods type them: ０９０－１２３４－５６７８.
+_PHONE_WIDE = (
+    r"(?:(?m:^)|[^０-９])(?P<value>[＋]?[０-９](?:[－ー‐−（）() ]?[０-９]){8,14})(?:[^０-９]|$)"
 )
 _PHONE_WORDS = (
     *(f"phone{end}" for end in _CUE_ENDS),
@@ -80,10 +90,14 @@ _IP = (
 
 # --- dates of birth ------------------------------------------------------------------------
 
-_DOB_CUE = (
-    r"(?i:\bd\.? ?o\.? ?b\b\.?|date of birth|birth ?date|birthday|\bborn(?: on)?\b|\bb\. "
-    r"|cumpleaños|anniversaire|naissance|\bnac\."
-    r"|geburtsdatum|geburtstag|geboren(?: am)?|\bgeb\.|date de naissance|n[ée]e? le"
+# Labels that make the date after them a birth date. Key names count too (birth_date,
+# dateOfBirth, patient_dob), so JSON, YAML and SQL carry the label with the value; but
+# not the kind in a marker ("[REDACTED:date_of_birth]"), or a second pass would take the
+# next date for a birth date.
+_DOB_LABEL = (
+    r"(?i:(?:\b|_)d\.? ?o\.? ?b(?:\b|_)\.?|(?:(?m:^)|[^:])date[ _\-]?of[ _\-]?birth"
+    r"|birth[ _\-]?date|birthday|\bborn(?: on)?\b|cumpleaños|anniversaire|naissance|\bnac\."
+    r"|geburtsdatum|geburtstag|geboren(?: am)?|\bgeb\.|date de naissance|n[ée](?:e|\(e\))? le"
     r"|fecha de nacimiento|nacid[oa] el|naci[óo] el|data di nascita|nat[oa] il"
     r"|geboortedatum|data de nascimento|nascid[oa] em|data urodzenia|doğum tarihi"
     r"|дата рождения|д\. ?р\.|родил(?:ся|ась)|生年月日|出生日期|出生年月日|生日|誕生日|생년월일"
@@ -98,9 +112,9 @@ _YEAR = r"(?:1[89]|20)\d{2}"
 _DATE = (
     r"(?:" + _YEAR + r"[\-/.]\d{1,2}[\-/.]\d{1,2}"
     r"|\d{1,2}[\-/.] ?\d{1,2}[\-/.] ?(?:" + _YEAR + r"|\d{2})"
-    r"|\d{1,2}(?:st|nd|rd|th|er)?\.? (?:of |de )?"
+    r"|\d{1,2}(?:st|nd|rd|th|er)?(?:\.? (?:of |de )?|[\-/])"
     + _MONTH
-    + r",? (?:de |del )?"
+    + r"(?:,? (?:de |del )?|[\-/])"
     + _YEAR
     + r"|"
     + _MONTH
@@ -113,13 +127,59 @@ _DATE = (
     + r"년 ?\d{1,2}월 ?\d{1,2}일"
     r"|(?:昭和|平成|令和)\d{1,2}年\d{1,2}月\d{1,2}日)"
 )
-_DOB = _DOB_CUE + r"(?:[ -/:-~]|：){0,24}?(?P<value>" + _DATE + r")"
+# "b." is short for born only right before the date ("b. 3/4/1950"): further on it is
+# any sentence ending in B ("score band B. Rate lock expires 2025-02-11").
+_DOB_CUE = _DOB_LABEL + r"|(?i:\bb\.)"
+_DOB = (
+    r"(?:" + _DOB_LABEL + r"(?:(?:[ -/:-~]|：){0,24}?"
+    # the label as a question or a field name ending its line, the date on the next line:
+    # "confirm your date of birth?\nJane Roe: 8 de novembro de 1993", "DOB:\n1990-04-12"
+    r"|[^\n\d]{0,40}?[?？:：][ \t]*\r?\n[^\n\d]{0,30}?)"
+    r"|(?i:\bb\.) ?)(?P<value>" + _DATE + r")"
+)
+
+# A date right after a patient's name: "Jane Roe, 9/12/1974, brought in by", "Jane Roe
+# (June 19, 1969)". A clinician's name with a visit date is consumed first, unredacted.
+_NAME = r"\p{Lu}\p{Ll}+(?:[ \-']\p{Lu}\p{Ll}+){1,3}"
+_DOB_AFTER_NAME = (
+    r"(?:\b(?:Dr|Prof|Nurse|RN|MD|NP|PA|[Ss]igned|[Ss]een by|[Rr]eviewed by)\.? " + _NAME
+    + r"|\b" + _NAME + r"(?:, | \()(?P<value>" + _DATE + r"))[,;)]"
+)  # fmt: skip
+_CLINICAL_WORDS = (
+    "patient", "pt ", "pt:", "pt.", "triage", "admitted", "admission", "brought in", "presented",
+    "presents", "presenting", "complaint", "c/o", "history of", "diagnos", "discharge", "mrn",
+    "ward", "a&e", "paciente", "patientin", "患者", "пациент",
+)  # fmt: skip
+
+# A date as a whole field of a CSV row, SQL tuple or table cell, in a table with a birth
+# column: the header names the column once, the rows below carry only values.
+_FIELD_START = r"(?:(?m:^)|[,;\t|(] ?)['\"]?"
+_FIELD_END = r"['\"]? ?(?:[,;\t|)]|(?m:$))"
+_DOB_FIELD = (
+    _FIELD_START + r"(?P<value>" + _YEAR + r"[\-/.]\d{2}[\-/.]\d{2}|\d{1,2}[\-/.]\d{1,2}[\-/.]"
+    + _YEAR + r")" + _FIELD_END
+)  # fmt: skip
+_DOB_COLUMNS = (
+    *(f"{start}dob" for start in (",", " ", "_", "\t", "|", '"', "'", "(")),
+    "birth", "naissance", "nacimiento", "nascimento", "nascita", "geburt", "geboorte",
+    "рождения", "生年月日", "出生",
+)  # fmt: skip
 
 _PASSPORT_WORDS = (
     *(f"passport{end}" for end in _CUE_ENDS),
     "passports", "pasaporte", "passeport", "passaporte", "passaporto", "reisepass",
     "паспорт", "护照", "旅券", "パスポート", "पासपोर्ट", "passnummer", "pass-nr", "travel document",
     "document de voyage", "documento de viaje", "n° de passeport",
+)  # fmt: skip
+_PASSPORT_SHAPES = (
+    r"\d{9}|[A-Z]{1,3}\d{6,9}|\d{2}[A-Z]{2}\d{5}|[A-Z0-9]{9}|\d{2} \d{7}|[A-Z]{2}\d[A-Z0-9]{6}"
+)
+
+# Labels for any national identifier: a key or column named for it is context enough for
+# numbers whose check digits hold.
+_NATIONAL_ID_WORDS = (
+    "national_id", "national id", "national-id", "nationalid", "national identi", "citizen_id",
+    "citizen id", "personal_id", "personal id", "id_number",
 )  # fmt: skip
 
 RULES: tuple[Rule, ...] = (
@@ -163,6 +223,15 @@ RULES: tuple[Rule, ...] = (
         priority=8,
         description="phone numbers: +country code, or a national format of the US, UK, DE, FR, "
         "ES, IT, IN, BR, JP, CN or RU (libphonenumber)",
+    ),
+    Rule(
+        name="phone_wide",
+        kind="phone",
+        category="personal",
+        pattern=_PHONE_WIDE,
+        validator=v.phone,
+        priority=8,
+        description="phone numbers typed in full-width digits (libphonenumber)",
     ),
     Rule(
         name="phone_plain",
@@ -230,19 +299,42 @@ RULES: tuple[Rule, ...] = (
         kind="date_of_birth",
         category="personal",
         pattern=_DOB,
+        cue=_DOB_CUE,
         validator=v.date_parts,
         priority=11,
         description="dates of birth in many formats, next to 'DOB', 'born', 'Geburtsdatum', "
         "'date de naissance', '生年月日', 'дата рождения' and the like",
     ),
     Rule(
+        name="date_of_birth_after_name",
+        kind="date_of_birth",
+        category="personal",
+        pattern=_DOB_AFTER_NAME,
+        keywords=_CLINICAL_WORDS,
+        gate="keywords",
+        validator=v.birth_date,
+        priority=11,
+        description="a date right after a person's name in a clinical note ('Jane Roe, "
+        "9/12/1974, presents with')",
+    ),
+    Rule(
+        name="date_of_birth_field",
+        kind="date_of_birth",
+        category="personal",
+        pattern=_DOB_FIELD,
+        keywords=_DOB_COLUMNS,
+        gate="keywords",
+        context=_DOB_COLUMNS,
+        window=320,
+        validator=v.birth_date,
+        priority=10,  # a labelled date is the same finding, named by its rule
+        description="dates as fields of CSV rows, SQL tuples and tables with a birth-date column",
+    ),
+    Rule(
         name="passport",
         kind="passport",
         category="personal",
-        pattern=(
-            r"\b(?P<value>\d{9}|[A-Z]{1,3}\d{6,9}|\d{2}[A-Z]{2}\d{5}|[A-Z0-9]{9}|\d{2} \d{7}"
-            r"|[A-Z]{2}\d[A-Z0-9]{6})\b"
-        ),
+        pattern=r"\b(?P<value>" + _PASSPORT_SHAPES + r")\b",
         keywords=_PASSPORT_WORDS,
         context=_PASSPORT_WORDS,
         window=24,
@@ -250,6 +342,38 @@ RULES: tuple[Rule, ...] = (
         priority=16,
         description="passport numbers (US 9 digits, and other countries' shapes) next to the "
         "word 'passport' in several languages",
+    ),
+    Rule(
+        name="passport_qualified",
+        kind="passport",
+        category="personal",
+        # A qualifier in brackets between the word and the number, which puts the word
+        # beyond the plain rule's window: "Reisepass (für das Visum): C01X00T47".
+        pattern=(
+            r"(?i:passport|reisepass|pasaporte|passeport|passaporte|passaporto|паспорт)"
+            r"[^\n(]{0,12}\([^()\n]{1,40}\)[ \t]*[:：#]?[ \t]*(?P<value>"
+            + _PASSPORT_SHAPES
+            + r")\b"
+        ),
+        keywords=_PASSPORT_WORDS,
+        gate="keywords",
+        validator=ids.passport_number,
+        priority=16,
+        description="passport numbers after the word and a bracketed qualifier",
+    ),
+    Rule(
+        name="passport_field",
+        kind="passport",
+        category="personal",
+        pattern=_FIELD_START + r"(?P<value>" + _PASSPORT_SHAPES + r")" + _FIELD_END,
+        keywords=_PASSPORT_WORDS,
+        gate="keywords",
+        context=_PASSPORT_WORDS,
+        window=320,
+        validator=ids.passport_number,
+        priority=16,
+        description="passport numbers as fields of CSV rows, SQL tuples and tables with a "
+        "passport column",
     ),
     Rule(
         name="uk_nino",
@@ -287,8 +411,8 @@ RULES: tuple[Rule, ...] = (
         kind="national_id",
         category="personal",
         pattern=r"\b(?P<value>[2-9]\d{11})\b",
-        keywords=("aadhaar", "aadhar", "uidai", "आधार"),
-        context=("aadhaar", "aadhar", "uidai", "आधार"),
+        keywords=("aadhaar", "aadhar", "uidai", "आधार", *_NATIONAL_ID_WORDS),
+        context=("aadhaar", "aadhar", "uidai", "आधार", *_NATIONAL_ID_WORDS),
         validator=v.aadhaar,
         priority=16,
         description="Indian Aadhaar numbers without spaces, next to 'Aadhaar'",
@@ -309,8 +433,24 @@ RULES: tuple[Rule, ...] = (
         kind="national_id",
         category="personal",
         pattern=r"\b(?P<value>\d{11}|\d{2} \d{3} \d{3} \d{3})\b",
-        keywords=("steuer", "tax id", "idnr", "identifikationsnummer"),
-        context=("steuer", "tax id", "idnr", "identifikationsnummer"),
+        keywords=(
+            "steuer",
+            "tax id",
+            "idnr",
+            "identifikationsnummer",
+            "tax_id",
+            "taxid",
+            *_NATIONAL_ID_WORDS,
+        ),
+        context=(
+            "steuer",
+            "tax id",
+            "idnr",
+            "identifikationsnummer",
+            "tax_id",
+            "taxid",
+            *_NATIONAL_ID_WORDS,
+        ),
         validator=ids.de_tax_id,
         priority=16,
         description="German tax identification numbers (Steuer-ID, ISO 7064 check digit)",
@@ -353,8 +493,8 @@ RULES: tuple[Rule, ...] = (
         kind="national_id",
         category="personal",
         pattern=r"\b(?P<value>\d{9}|\d{4}\.\d{2}\.\d{3}|\d{3}[ .]\d{3}[ .]\d{3})\b",
-        keywords=("bsn", "burgerservicenummer", "sofinummer", "sofi-nummer"),
-        context=("bsn", "burgerservicenummer", "sofinummer", "sofi-nummer"),
+        keywords=("bsn", "burgerservicenummer", "sofinummer", "sofi-nummer", *_NATIONAL_ID_WORDS),
+        context=("bsn", "burgerservicenummer", "sofinummer", "sofi-nummer", *_NATIONAL_ID_WORDS),
         validator=ids.nl_bsn,
         priority=16,
         description="Dutch citizen service numbers (BSN, eleven-test) next to 'BSN'",
@@ -364,8 +504,8 @@ RULES: tuple[Rule, ...] = (
         kind="national_id",
         category="personal",
         pattern=r"\b(?P<value>\d{3}\.\d{3}\.\d{3}-\d{2}|\d{11})\b",
-        keywords=("cpf",),
-        context=("cpf",),
+        keywords=("cpf", *_NATIONAL_ID_WORDS),
+        context=("cpf", *_NATIONAL_ID_WORDS),
         validator=ids.br_cpf,
         priority=16,
         description="Brazilian CPF numbers (two check digits) next to 'CPF'",
@@ -393,8 +533,8 @@ RULES: tuple[Rule, ...] = (
         kind="national_id",
         category="personal",
         pattern=r"\b(?P<value>\d{12}|\d{4} \d{4} \d{4})\b",
-        keywords=("マイナンバー", "個人番号", "my number"),
-        context=("マイナンバー", "個人番号", "my number"),
+        keywords=("マイナンバー", "個人番号", "my number", *_NATIONAL_ID_WORDS),
+        context=("マイナンバー", "個人番号", "my number", *_NATIONAL_ID_WORDS),
         validator=ids.jp_my_number,
         priority=17,
         description="Japanese My Number (individual number) next to 'マイナンバー'",

@@ -22,7 +22,12 @@ Decisions on debatable values:
   masked or elided values (``********``, ``sk-...xxxx``), well-known dummy
   words (``changeme``, ``password``, ``your_api_key``) and the example keys
   that vendors print in their documentation. None of them is a secret, and a
-  marker in their place would hide what a note is about.
+  marker in their place would hide what a note is about. References into a
+  secret manager (``vault:secret/data/app#key``, ``op://vault/item/field``) are
+  placeholders too: the deploy resolves them.
+* A full stop right after a password in prose (``Kennwort cobalt6603. (bitte
+  ...)``) may end the sentence or the password; the filter cannot tell, so it
+  fails closed and redacts it with the password.
 """
 
 from __future__ import annotations
@@ -60,11 +65,36 @@ _AUTH_HEADER = (
     r"|api-key|private-token|x-vault-token|x-goog-api-key|ocp-apim-subscription-key)"
     r"[\"']?[ \t]*[:,][ \t]*[\"']?)"
 )
+# A cookie's name may follow anything that cannot be part of it (``cookie=sid=``,
+# ``(ASP.NET_SessionId=``, ``会话 Cookie：PHPSESSID=``).
+_COOKIE_START = r"(?:^|[^a-z0-9_.$!#%&*+^|~-])"
 _COOKIE = (
-    r"(?i)(?:^|[\s;:\"'{,])(?:__(?:secure|host)-)?[a-z0-9_.$!#%&*+^|~-]*"
+    r"(?i)" + _COOKIE_START + r"(?:__(?:secure|host)-)?[a-z0-9_.$!#%&*+^|~-]*"
     r"(?:sess|sid|auth|token|jwt|login|remember|csrf|xsrf|secret|identity|key)"
     r"[a-z0-9_.$!#%&*+^|~-]*="
 )
+# Where the name is a session cookie's own, its value may also follow a quoted key, as
+# in code that sets cookies (``{"PHPSESSID": "..."}``, ``cookies.set("sessionid", "...")``);
+# any JSON key with "auth" or "key" in it would be too broad.
+_COOKIE_SEP = r"(?:=|[\"'][ \t]*[:,][ \t]*[\"'])"
+# The session cookies of web frameworks, by name: a name this specific says what the
+# value is without the word "cookie" nearby (PHP, Java servlets, ASP.NET, Express,
+# Laravel, CodeIgniter, Rails' ``_app_session``, Django, Play, Drupal, NextAuth).
+_SESSION_COOKIE_NAME = (
+    r"(?i)" + _COOKIE_START + r"(?:phpsessid|jsessionid|asp\.net_sessionid|aspsessionid[a-z]{8}"
+    r"|\.aspxauth|\.aspnetcore\.(?:session|cookies|identity\.application)|connect\.sid"
+    r"|laravel_session|ci_session|_[a-z0-9]+(?:_[a-z0-9]+)*_session|sessionid|play_session"
+    r"|s?sess[0-9a-f]{32}|(?:__(?:secure|host)-)?(?:next-)?auth\.session-token)" + _COOKIE_SEP
+)
+# Literals one of which every such name contains: the first pass looks for these alone,
+# since the name alternatives with their prefix class cost its DFA many states.
+_SESSION_COOKIE_CUE = (
+    r"(?i)(?:sessid|sessionid|_session|\.aspxauth|\.aspnetcore\.|connect\.sid|sess[0-9a-f]"
+    r"|session-token)"
+)
+# A session id: base64, hex, URL-encoded or signed (``s%3A<id>.<signature>``,
+# ``<data>--<digest>``); a full stop or colon at its end belongs to the sentence.
+_SESSION_VALUE = r"(?P<value>[A-Za-z0-9%_~+/=!*-][A-Za-z0-9%._~+/=:!*-]{6,}[A-Za-z0-9%_~+/=!*-])"
 _PW_ASSIGNED = r"(?i)(?:\b" + _PW_NAMES + _ASSIGN + r"|--" + _PW_NAMES + r"(?:=|[ \t]+)[\"']?)"
 _PW_QUERY = r"(?i)[?&]" + _PW_NAMES + r"="
 _PW_QUOTED = r"(?i)\b" + _PW_NAMES + r"(?:[\"']\]?)?[ \t]*(?:=|:=|=>|:)[ \t]*"
@@ -74,6 +104,43 @@ _SECRET_ASSIGNED = (
     r"|--" + _CREDENTIAL_NAMES + r"(?:=|[ \t]+)[\"']?)"
 )
 _SECRET_QUOTED = r"(?i)\b" + _CREDENTIAL_NAMES + r"(?:[\"']\]?)?[ \t]*(?:=|:=|=>|:)[ \t]*"
+
+
+def _prose_password(least: int) -> str:
+    """A password stated in prose, of ``least`` + 1 characters or more, and its end.
+
+    A full stop right after it is taken with it (see the module docstring); a comma,
+    semicolon or colon is not.
+    """
+    return (
+        r"[\"'“„«「]?(?P<value>[^\s\"'”“«»„」：，。、]{" + str(least) + r",63}"
+        r"[^\s\"'”“«»„」：，。、.,;:]\.?)(?:[\s\"'”»」：，。、]|[,;:](?:\s|$)|$)"
+    )
+
+
+# A few words between the word and a verb: "the new password I set is X".
+_PROSE_GAP_VERB = (
+    r"[ \t]+(?:[^\s:：=]{1,20}[ \t]+){1,3}"
+    r"(?:is|was|is now|ist|lautet|est|es|é|è|jest|är|er|это)[ \t]+"
+)
+# A reply on the line after a question about the password: "¿me pasas la contraseña?"
+# then "Eusebio: es pixel7655!", "急ぎなら → Sommer1985#", "Meena: maple35 - mat batana".
+_PROSE_REPLY = (
+    r"[^\r\n?？]{0,60}[?？][ \t]*\r?\n"
+    r"(?:[^\r\n]{0,60}?(?::[ \t]+|：[ \t]*))?"
+    r"(?:(?:it's|it is|its|es|is|ist|c'est|é|è|это|hai)[ \t]+|[^\r\n]{0,60}?(?:→|->|=>)[ \t]*)?"
+)
+_PROSE_KEYWORDS = (
+    "pass|wort|mot de passe|contrase|senha|wachtwoord|has|parola|senord|kode|"
+    "passord|salasana|heslo|jelsz|ifre|пароль|密码|密碼|口令|パスワード|비밀번호|암호|पासवर्ड"
+)
+# "creds (admin / hunter2!)", "login: admin / Passw0rd": a user and a password either
+# side of a spaced slash, after a word that says they are credentials.
+_PAIR_WORD = (
+    r"(?i)\b(?:creds?|credentials?|logins?|log-in|user/pass(?:word)?|username/password"
+    r"|zugangsdaten|anmeldedaten|identifiants|credenciales|credenciais|credenziali"
+    r"|inloggegevens)\b"
+)
 _PROSE_NOUN = (
     r"(?i)(?:\b(?:secret|secreto|segredo|geheimnis|chiave segreta|cl[ée] secr[èe]te"
     r"|secret client|client secret)|секрет|密钥|秘钥|秘密鍵|シークレット|सीक्रेट|비밀 키)"
@@ -109,10 +176,25 @@ RULES: tuple[Rule, ...] = (
         r"(?i)\b(?:(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\r\n]*?[ \t]-p"
         r"|sshpass[ \t]+-p[ \t]*|(?:docker|podman|helm|oras)[ \t]+(?:[a-z]+[ \t]+)?login\b"
         r"[^\r\n]*?[ \t](?:-p|--password)[ \t=]+"
-        r"|(?:curl|wget|http)\b[^\r\n]*?[ \t](?:-u|--user)[ \t=]+[\"']?[^\s:\"']+:)"
+        r"|(?:curl|wget|http)\b[^\r\n]*?[ \t](?:-u|--user)[ \t=]+[\"']?[^\s:\"']+:"
+        r"|redis-cli\b[^\r\n]*?[ \t](?:-a|--pass)[ \t=]+"
+        r"|mongo(?:sh|dump|restore|export|import)?\b[^\r\n]*?[ \t](?:-p|--password)[ \t=]+"
+        r"|ldap(?:search|add|modify|delete|whoami|passwd|compare|modrdn)\b[^\r\n]*?[ \t]-w[ \t]+"
+        r"|(?-i:(?:sqlcmd|bcp|osql|ipmitool|mosquitto_(?:pub|sub)|zip)\b[^\r\n]*?[ \t]-P[ \t]+)"
+        r"|(?:7za?|rar)[ \t][^\r\n]*?[ \t]-p"
+        r"|openssl\b[^\r\n]*?[ \t]-pass(?:in|out)?[ \t]+pass:"
+        r"|(?:keytool|jarsigner)\b[^\r\n]*?[ \t]-(?:src|dest|new)?(?:store|key)?pass[ \t]+"
+        r"|(?:smbclient|rpcclient|smbmap)\b[^\r\n]*?[ \t](?:-U|--user)[ \t=]*[\"']?[^\s%\"']+%"
+        r"|x?freerdp\b[^\r\n]*?[ \t]/p:)"
         r"[\"']?(?P<value>[^\s\"']{3,})",
-        "mysql|mariadb|sshpass|login|curl|wget|http",
-        "passwords on command lines (mysql -p, sshpass, docker login -p, curl -u)",
+        (
+            "mysql|mariadb|sshpass|login|curl|wget|http|redis-cli|mongo|ldap|sqlcmd|bcp|osql|"
+            "ipmitool|mosquitto_|zip|7z|rar|pass:|keytool|jarsigner|smbclient|rpcclient|smbmap|"
+            "freerdp"
+        ),
+        "passwords on command lines (mysql -p, sshpass, docker login -p, curl -u, redis-cli "
+        "-a, mongosh -p, ldapsearch -w, sqlcmd -P, 7z -p, openssl pass:, keytool -storepass, "
+        "smbclient -U user%pass, xfreerdp /p:)",
         kind="password",
         validator=_bare,
         priority=20,
@@ -142,7 +224,7 @@ RULES: tuple[Rule, ...] = (
     ),
     _token(
         "session_cookie",
-        _COOKIE + r"(?P<value>[^;\s,\"']{8,})",
+        _COOKIE + r"(?P<value>[^;\s,\"']{7,}[^;\s,\"'.:)\]])",
         "cookie|curl",
         "session cookie values in Cookie and Set-Cookie headers and curl -b",
         kind="cookie",
@@ -152,6 +234,18 @@ RULES: tuple[Rule, ...] = (
         context="cookie| -b ",
         window=400,
         cue=_COOKIE,
+    ),
+    _token(
+        "session_cookie_name",
+        _SESSION_COOKIE_NAME + _SESSION_VALUE,
+        "sess|.sid|.aspxauth|.aspnetcore.",
+        "web frameworks' session cookies by name, wherever they appear (PHPSESSID, "
+        "JSESSIONID, ASP.NET_SessionId, connect.sid, laravel_session, _app_session)",
+        kind="cookie",
+        validator=_bare,
+        priority=22,
+        min_entropy=2.5,
+        cue=_SESSION_COOKIE_CUE,
     ),
     # --- Generic assignments: only where a key name says the value is a credential.
     _token(
@@ -222,13 +316,8 @@ RULES: tuple[Rule, ...] = (
     ),
     _token(
         "password_in_prose",
-        r"(?i)" + _PROSE_WORD + _PROSE_LINK + r"[\"'“„«「]?"
-        r"(?P<value>[^\s\"'”“«»„」：，。、]{3,63}[^\s\"'”“«»„」：，。、.,;:])"
-        r"(?:[\s\"'”»」：，。、]|[.,;:](?:\s|$)|$)",
-        (
-            "pass|wort|mot de passe|contrase|senha|wachtwoord|has|parola|senord|kode|"
-            "passord|salasana|heslo|jelsz|ifre|пароль|密码|密碼|口令|パスワード|비밀번호|암호|पासवर्ड"
-        ),
+        r"(?i)" + _PROSE_WORD + _PROSE_LINK + _prose_password(3),
+        _PROSE_KEYWORDS,
         "passwords stated in prose, in several languages ('my password is X', 'Passwort: X')",
         kind="password",
         validator=_bare,
@@ -241,12 +330,8 @@ RULES: tuple[Rule, ...] = (
         r"(?i)"
         + _PROSE_WORD
         + r"(?:[ \t]+(?:is|was|ist|lautet|est|es|é|è|jest|är|er|это))?(?:[ \t]*\r?\n[ \t]*|[ \t]+)"
-        r"[\"'“„«「]?(?P<value>[^\s\"'”“«»„」：，。、]{5,63}[^\s\"'”“«»„」：，。、.,;:])"
-        r"(?:[\s\"'”»」：，。、]|[.,;:](?:\s|$)|$)",
-        (
-            "pass|wort|mot de passe|contrase|senha|wachtwoord|has|parola|senord|kode|"
-            "passord|salasana|heslo|jelsz|ifre|пароль|密码|密碼|口令|パスワード|비밀번호|암호|पासवर्ड"
-        ),
+        + _prose_password(5),
+        _PROSE_KEYWORDS,
         "passwords right after the word, or on the next line ('Passwort velvet-orbit21', "
         "'the password is\\nParis1981#'): only values mixing letters with digits or symbols",
         kind="password",
@@ -257,20 +342,51 @@ RULES: tuple[Rule, ...] = (
     ),
     _token(
         "password_in_prose_gap",
-        r"(?i)" + _PROSE_WORD + _PROSE_QUALIFIER + _PROSE_GAP + r"[\"'“„«「]?"
-        r"(?P<value>[^\s\"'”“«»„」：，。、]{5,63}[^\s\"'”“«»„」：，。、.,;:])"
-        r"(?:[\s\"'”»」：，。、]|[.,;:](?:\s|$)|$)",
-        (
-            "pass|wort|mot de passe|contrase|senha|wachtwoord|has|parola|senord|kode|"
-            "passord|salasana|heslo|jelsz|ifre|пароль|密码|密碼|口令|パスワード|비밀번호|암호|पासवर्ड"
-        ),
-        "passwords a few words after the word, before a colon ('new password after the "
-        "rotation: X'): only values mixing letters with digits or symbols, no URLs",
+        r"(?i)"
+        + _PROSE_WORD
+        + _PROSE_QUALIFIER
+        + r"(?:"
+        + _PROSE_GAP
+        + r"|"
+        + _PROSE_GAP_VERB
+        + r")"
+        + _prose_password(5),
+        _PROSE_KEYWORDS,
+        "passwords a few words after the word, before a colon or a verb ('new password "
+        "after the rotation: X', 'the password I set is X'): only values mixing letters "
+        "with digits or symbols, no URLs",
         kind="password",
         validator=_mixed_not_url,
         priority=6,
         min_entropy=2.8,
         cue=r"(?i)" + _PROSE_WORD,
+    ),
+    _token(
+        "password_in_reply",
+        r"(?i)" + _PROSE_WORD + _PROSE_REPLY + _prose_password(5),
+        _PROSE_KEYWORDS,
+        "passwords given as the reply on the line after a question about the password "
+        "('¿me pasas la contraseña?' then 'Ana: es pixel7655!'): only values mixing letters "
+        "with digits or symbols",
+        kind="password",
+        validator=_mixed,
+        priority=6,
+        min_entropy=2.8,
+        cue=r"(?i)" + _PROSE_WORD + r"[^\r\n?？]*[?？]",
+    ),
+    _token(
+        "user_password_pair",
+        _PAIR_WORD + r"[^\r\n/]{0,30}?[ \t(\[:：][A-Za-z0-9._@+-]{1,64}[ \t]+/[ \t]+[\"']?"
+        r"(?P<value>[^\s\"'/]{3,62}[^\s\"'/(),;:\]]\.?)(?:[\s\"'),;\]]|$)",
+        "cred|login|log-in|user/pass|username/password|zugangsdaten|anmeldedaten|identifiants|"
+        "inloggegevens",
+        "passwords in 'user / password' pairs after a word for credentials ('creds (admin / "
+        "X)', 'Zugangsdaten: admin / X'): only values mixing letters with digits or symbols",
+        kind="password",
+        validator=_mixed,
+        priority=8,
+        min_entropy=2.5,
+        cue=_PAIR_WORD,
     ),
     _token(
         "secret_in_prose_gap",

@@ -66,8 +66,17 @@ _MASK = re.compile(r"[xX*#•._\-0]+")
 # literals (``settings.DB_PASSWORD``, ``get_secret(name)``, ``env[KEY]``). A generated
 # key can look like a call's start (``l9nusu(b5w...``) but goes on with symbols.
 _ARGUMENTS = r"(?:[(\[][A-Za-z0-9_.,:\[\]() -]*[)\]])"
-_DOTTED = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+" + _ARGUMENTS + "?")
-_CALL = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*" + _ARGUMENTS)
+_DOTTED = re.compile(
+    r"(?P<name>[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+)" + _ARGUMENTS + "?"
+)
+_CALL = re.compile(r"(?P<name>[A-Za-z_][A-Za-z0-9_.]*)" + _ARGUMENTS)
+# One word of a name as people write them: lower, UPPER, or camelCase whose humps are
+# words (``dbPassword``, ``getHTTPResponse``, ``userID``). A random literal with a dot
+# (libpq's ``password=rK5VPziMACt5EvTJmZ.URJ``) has single letters between its humps.
+_NAME_WORD = re.compile(
+    r"[a-z][a-z0-9]*|[A-Z][A-Z0-9]*|[A-Z]*[a-z]+(?:[A-Z]+[a-z]{2,})*[A-Z]*[0-9]*"
+)
+_NAME_SEPARATORS = re.compile(r"[._]+")
 _IDENTIFIER = re.compile(r"[a-z_]+|[A-Z_]+")
 # A YAML anchor or alias (``&db_password``, ``*defaults``): a name, not a value. Generated
 # keys may start with ``&`` or ``*`` too, but go on with symbols.
@@ -75,6 +84,17 @@ _IDENTIFIER = re.compile(r"[a-z_]+|[A-Z_]+")
 _ANNOTATION = re.compile(r"[(（][^\W\d_]+(?:[ .-][^\W\d_]+)*[)）][:：]?")
 _YAML_REFERENCE = re.compile(r"[&*][A-Za-z_][A-Za-z0-9_.-]{0,63}")
 _SHELL_VAR = re.compile(r"\$(?:[{(]|[A-Za-z_][A-Za-z0-9_]*$)|%[A-Za-z_][A-Za-z0-9_]*%")
+
+
+# A reference into a secret manager, which a deploy resolves: Bank-Vaults and vals
+# (``vault:secret/data/app#key``, ``ref+vault://...``), 1Password (``op://vault/item/field``),
+# Google (``sm://name``, ``projects/p/secrets/name/versions/3``), and their kin.
+_SECRET_REFERENCE = re.compile(
+    r"(?:ref\+)?(?:vault|op|sm|gcpsm|gcpsecrets|awssm|awssecrets|awsssm|ssm|azkv|akv"
+    r"|azurekeyvault|doppler|infisical|bws|keeper|sops|k8s|kubernetes|secretsmanager)"
+    r"(?:://[^\s]+|:[a-z0-9_.-]+[/#])"
+    r"|projects/[a-z0-9_.-]+/secrets/[a-z0-9_.-]+"
+)
 
 
 def _placeholder(value: str) -> bool:
@@ -85,6 +105,8 @@ def _placeholder(value: str) -> bool:
     if low in _DUMMIES or len(set(low)) <= 2 or _MASK.fullmatch(value):
         return True
     if low.startswith(_DUMMY_PREFIXES) or _DUMMY_PART.search(low):
+        return True
+    if _SECRET_REFERENCE.match(low):
         return True
     return (
         bool(_SHELL_VAR.match(value))
@@ -105,9 +127,13 @@ def _literal(value: str) -> bool:
 
 
 def _mixed(value: str) -> bool:
-    """A literal that mixes letters with digits or symbols, as passwords do and words do not."""
+    """A literal that mixes letters with digits or symbols, as passwords do and words do not.
+
+    Punctuation at the end does not count as the symbol: ``vergessen?`` is a question.
+    """
+    core = value.rstrip("?!.")
     return (
-        _bare(value) and any(ch.isalpha() for ch in value) and any(not ch.isalpha() for ch in value)
+        _bare(value) and any(ch.isalpha() for ch in core) and any(not ch.isalpha() for ch in core)
     )
 
 
@@ -118,7 +144,7 @@ def _bare(value: str) -> bool:
     is the secret. A value with a digit or a symbol, or a long mixed-case run, reads as
     a literal; a bare identifier or dotted path reads as code.
     """
-    if _placeholder(value) or _DOTTED.fullmatch(value) or _CALL.fullmatch(value):
+    if _placeholder(value) or _code(value):
         return False
     if _IDENTIFIER.fullmatch(value):
         return False
@@ -126,6 +152,15 @@ def _bare(value: str) -> bool:
     has_symbol = any(not ch.isalnum() and ch != "_" for ch in value)
     mixed = any(ch.isupper() for ch in value[1:]) and any(ch.islower() for ch in value)
     return has_digit or has_symbol or (mixed and len(value) >= 8)
+
+
+def _code(value: str) -> bool:
+    """An attribute path or a call whose names read as names people write."""
+    match = _DOTTED.fullmatch(value) or _CALL.fullmatch(value)
+    if match is None:
+        return False
+    words = _NAME_SEPARATORS.split(match.group("name"))
+    return all(_NAME_WORD.fullmatch(word) for word in words if word)
 
 
 def _random(value: str) -> bool:

@@ -6,10 +6,12 @@ real. They are pure functions; policies name them in custom detectors.
 
 from __future__ import annotations
 
+import datetime
 import functools
 import ipaddress
 import math
 import re
+import unicodedata
 import zlib
 from collections import Counter
 from collections.abc import Callable
@@ -222,6 +224,10 @@ def phone(value: str) -> bool:
     in one of the common regions (US-style 3-3-4 numbers by their NANP shape)."""
     import phonenumbers  # loaded on the first candidate only: its metadata is large
 
+    # Full-width digits and dashes (０９０－１２３４－５６７８) are the same number.
+    value = unicodedata.normalize("NFKC", value).replace("ー", "-").replace("−", "-")
+    if value.startswith("(+"):
+        value = value[1:].replace(")", "", 1)  # (+34) 91 375 95 71
     number = digits(value)
     if not 7 <= len(number) <= 15 or len(set(number)) < 3:
         return False
@@ -231,6 +237,9 @@ def phone(value: str) -> bool:
             return bool(phonenumbers.is_possible_number(parsed))
         if len(number) < 9 or _DATE_SHAPE.fullmatch(value):
             return False  # 05-12-2023, 01.02.2023: dates, not national numbers
+        if len(number) == 11 and value[0] == "1" and value[1] in "-. ":
+            value = value[2:]  # 1-415-555-0132: the NANP country code written without +
+            number = number[1:]
         if (
             len(number) == 10
             and number[0] in "23456789"
@@ -255,6 +264,18 @@ def date_parts(value: str) -> bool:
         fields = [fields[2], fields[1], fields[0]]
     day, month = fields[0], fields[1]
     return (1 <= day <= 31 and 1 <= month <= 12) or (1 <= month <= 31 and 1 <= day <= 12)
+
+
+_YEAR_IN_DATE = re.compile(r"(?:^|\D)((?:1[89]|20)\d\d)(?:\D|$)")
+
+
+def birth_date(value: str) -> bool:
+    """A date with a four-digit year someone alive could be born in: no later than this
+    year, so an expiry or a deadline in a row of personal data is not taken for one."""
+    year = _YEAR_IN_DATE.search(value)
+    if year is None or not 1900 <= int(year.group(1)) <= datetime.date.today().year:
+        return False
+    return date_parts(value)
 
 
 # Words that follow a cue ("Customer:", "Dr.", "Thanks,") without being anyone's name.
@@ -325,5 +346,6 @@ VALIDATORS: dict[str, Callable[[str], bool]] = {
     "jp_my_number": _id_checks.jp_my_number,
     "passport_number": _id_checks.passport_number,
     "date_parts": date_parts,
+    "birth_date": birth_date,
     "person_name": person_name,
 }

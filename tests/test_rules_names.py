@@ -1,0 +1,108 @@
+"""Name and address detectors by the shape of the line: what they find and what they keep."""
+
+from __future__ import annotations
+
+import pytest
+
+from vault._policy import load
+from vault._redact import Redactor
+
+REDACTOR: Redactor = load().redactor
+
+
+def covered(text: str, kind: str, value: str) -> bool:
+    """Whether one finding of ``kind`` covers every character of ``value``."""
+    at = text.index(value)
+    return any(
+        f.kind == kind and f.start <= at and at + len(value) <= f.end for f in REDACTOR.scan(text)
+    )
+
+
+def names(text: str) -> list[tuple[str, str]]:
+    """(kind, value) of every name or address finding."""
+    return [
+        (f.kind, text[f.start : f.end])
+        for f in REDACTOR.scan(text)
+        if f.kind in ("person_name", "street_address")
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("[09:12] Mareike Steinbach: Moin!", "Mareike Steinbach"),
+        ("[12/3/25, 18:41] Eusebio Aguirre: es pixel", "Eusebio Aguirre"),
+        ("Gideon Brennan  4:02 PM\ncan someone check", "Gideon Brennan"),
+        ("- Maëlle Courtois (14:02) : salut", "Maëlle Courtois"),
+        ("ED triage 03:40 - Wendell Castellano, 9/12/1974, fall", "Wendell Castellano"),
+        ("Edivaldo Bezerra: bom dia! consegue liberar", "Edivaldo Bezerra"),
+        ("山口　千尋：お疲れさまです。", "山口　千尋"),
+        ("From: Rosalind Castellano <lw@example.net>", "Rosalind Castellano"),
+        ('    {"name": "Desmond McAllister", "email": "x"},', "Desmond McAllister"),
+        ('[owner]\nname = "Marcelino Carrasco"\n', "Marcelino Carrasco"),
+        ("  owner: Marcelino Arrieta\n", "Marcelino Arrieta"),
+        ("SET holder = 'Marisol Abernathy' WHERE id = 4", "Marisol Abernathy"),
+        (
+            "employee_id,name,ssn\nE909720,Rosângela Cavalcanti,479-17-6628\n",
+            "Rosângela Cavalcanti",
+        ),
+        ("| A | B |\n|---|---|\n| Hamburg | Tamara Eichhorn | 0175/4709762 |", "Tamara Eichhorn"),
+        ("Salarié : Maëlle Tessier\n", "Maëlle Tessier"),
+        ("Passenger: Hargreaves, Everett / MR", "Hargreaves, Everett"),
+        ("社員：池田　彩花\n", "池田　彩花"),
+        ("お客様（松本 康弘 様）より", "松本 康弘"),
+        ("先方担当：山口和也 部長", "山口和也"),
+        ("el cliente Consuelo Echeverría adjuntó", "Consuelo Echeverría"),
+        ("Approved by Desmond Whitlock on 3/7/2025", "Desmond Whitlock"),
+        ("Hi Everett Brennan,\n\nThanks", "Everett Brennan"),
+        ("Att.,\nTainá Teixeira\n", "Tainá Teixeira"),
+    ],
+)
+def test_names_by_line_shape_found(text: str, value: str) -> None:
+    """Speakers, senders, data values and role labels are names."""
+    assert covered(text, "person_name", value)
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("Lieferung an Am Anger 23a, Halle 3.", "Am Anger 23a"),
+        ("Theodor-Heuss-Ring 100, 50667 Köln", "Theodor-Heuss-Ring 100, 50667 Köln"),
+        ("Site: मकान नं. 97, Hill Road, Bandra West\n", "मकान नं. 97, Hill Road, Bandra West"),
+        ("House No. 268, शिवाजी नगर\n", "House No. 268, शिवाजी नगर"),
+        ('"address": "愛知県名古屋市中区栄5丁目26番17号"', "愛知県名古屋市中区栄5丁目26番17号"),
+        ("现住址：西安市雁塔区小寨东路851号22栋1754室\n", "西安市雁塔区小寨东路851号22栋1754室"),
+    ],
+)
+def test_addresses_found(text: str, value: str) -> None:
+    """German preposition streets, Indian house numbers, 丁目 and 栋…室 addresses."""
+    assert covered(text, "street_address", value)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Action Items: fix the login bug",
+        "Customer Notes: wants annual billing",
+        "Root Cause: expired certificate",
+        "Next Steps: follow up on Friday",
+        "[10:00:01] Connection Refused: retrying",
+        "Standup Meeting 10:00 AM",
+        "Daily Sync (09:30) : agenda below",
+        '{"name": "Production Cluster", "region": "eu"}',
+        'name = "web-server"\nowner: platform team\n',
+        "Owner: Platform Team",
+        "Support Team <support@example.com>",
+        "id,name,price\nSKU-1,widget,3\n",
+        "Hello World!",
+        "Hi Team,\nthe build is green",
+        "Im Jahr 2024 kamen neue Kunden.",
+        "Am Freitag 15 Uhr treffen wir uns.",
+        "主诉：反复咳嗽两周。",
+        "जन्म तिथि: 12/04/1990",
+        "| Service | Owner |\n|---|---|\n| Payments API | 555-0100 ext |",
+    ],
+)
+def test_labels_and_look_alikes_kept(text: str) -> None:
+    """Headings, labels, services and dates take the shapes but are not people."""
+    assert names(text) == []
