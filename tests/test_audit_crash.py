@@ -13,13 +13,9 @@ import io
 import itertools
 import json
 import os
-import queue
 import random
 import re
 import signal
-import subprocess
-import sys
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -28,6 +24,7 @@ from typing import Any
 import pytest
 from anthropic.lib.tools import ToolError
 
+from tests.forking import ForkingHelper
 from vault import Vault
 from vault._audit import FIELDS
 from vault._audit_verify import verify
@@ -35,8 +32,6 @@ from vault._cli import main
 
 pytestmark = pytest.mark.slow
 
-_ENV_KEYS = ("XDG_CONFIG_HOME", "MEMVAULT_MASTER_KEY", "MEMVAULT_MASTER_KEY_FILE", "MEMVAULT_HOME")
-_WAIT = 60.0  # seconds before a silent helper counts as hung
 USER = "crash-user"
 
 # Reads one JSON job per line, forks a child for it, passes on the child's lines,
@@ -116,6 +111,7 @@ def work(tool, me, n):
 
 
 def job_workers(job):
+    say("start %d" % os.getpid())
     go_r, go_w = os.pipe()
     pids = []
     for me in range(job["procs"]):
@@ -146,91 +142,12 @@ def job_workers(job):
 
 JOBS = {"stream": job_stream, "kill_before_commit": job_kill_before_commit,
         "workers": job_workers}
-
-for line in sys.stdin:
-    job = json.loads(line)
-    pid = os.fork()
-    if pid == 0:
-        code = 0
-        try:
-            for key, value in job["env"].items():
-                if value is None:
-                    os.environ.pop(key, None)
-                else:
-                    os.environ[key] = value
-            code = JOBS[job["kind"]](job)
-        except BaseException:
-            traceback.print_exc()
-            code = 1
-        sys.stderr.flush()
-        os._exit(code)
-    _, status = os.waitpid(pid, 0)
-    say("exit %d" % status)
 """
 
 
-class _Helper:
-    """The forking helper process, and the lines its children print."""
-
-    def __init__(self, stderr_path: Path) -> None:
-        self.stderr_path = stderr_path
-        self._stderr = stderr_path.open("wb")
-        self.proc = subprocess.Popen(
-            [sys.executable, "-c", _HELPER],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=self._stderr,
-        )
-        self._lines: queue.Queue[str | None] = queue.Queue()
-        threading.Thread(target=self._pump, daemon=True).start()
-
-    def _pump(self) -> None:
-        assert self.proc.stdout is not None
-        for raw in self.proc.stdout:
-            self._lines.put(raw.decode().rstrip("\n"))
-        self._lines.put(None)
-
-    def line(self) -> str:
-        try:
-            line = self._lines.get(timeout=_WAIT)
-        except queue.Empty:
-            pytest.fail(f"the helper said nothing for {_WAIT} s; stderr: {self.stderr()}")
-        if line is None:
-            pytest.fail(f"the helper exited; stderr: {self.stderr()}")
-        return line
-
-    def send(self, job: dict[str, Any]) -> None:
-        job = {**job, "env": {key: os.environ.get(key) for key in _ENV_KEYS}}
-        assert self.proc.stdin is not None
-        self.proc.stdin.write((json.dumps(job) + "\n").encode())
-        self.proc.stdin.flush()
-
-    def run(self, job: dict[str, Any]) -> tuple[list[str], int]:
-        """Run a job to its end: its lines and its wait status."""
-        self.send(job)
-        lines = []
-        while not (line := self.line()).startswith("exit "):
-            lines.append(line)
-        return lines, int(line.split()[1])
-
-    def stderr(self) -> str:
-        self._stderr.flush()
-        return self.stderr_path.read_text(errors="replace")[-4000:]
-
-    def close(self) -> None:
-        assert self.proc.stdin is not None
-        self.proc.stdin.close()
-        try:
-            self.proc.wait(timeout=_WAIT)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
-        self._stderr.close()
-
-
 @pytest.fixture(scope="module")
-def helper(tmp_path_factory: pytest.TempPathFactory) -> Iterator[_Helper]:
-    h = _Helper(tmp_path_factory.mktemp("audit-helper") / "stderr")
+def helper(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ForkingHelper]:
+    h = ForkingHelper(_HELPER, tmp_path_factory.mktemp("audit-helper") / "stderr")
     try:
         yield h
     finally:
@@ -320,7 +237,9 @@ def _paths(command: dict[str, Any]) -> list[str]:
     return [command[f] for f in ("path", "old_path", "new_path") if f in command]
 
 
-def test_sigkill_at_random_points_leaves_a_verifiable_log(helper: _Helper, home: Path) -> None:
+def test_sigkill_at_random_points_leaves_a_verifiable_log(
+    helper: ForkingHelper, home: Path
+) -> None:
     """Kill a stream of commands anywhere, several times: verify passes (with notes at most),
     and the log's applied write records are exactly the changes the vault holds."""
     rng = random.Random(4711)
@@ -333,20 +252,20 @@ def test_sigkill_at_random_points_leaves_a_verifiable_log(helper: _Helper, home:
         job = {"kind": "stream", "home": str(home), "user": USER, "commands": commands}
         helper.send({**job, "start": start})
         first = helper.line()
-        assert first.startswith("start "), (first, helper.stderr())
+        assert first.startswith("start "), (first, helper.new_stderr())
         oks: list[int] = []
         wanted = rng.randint(1, 10)
         while len(oks) < wanted:
             line = helper.line()
-            assert line.startswith("ok "), (line, helper.stderr())
+            assert line.startswith("ok "), (line, helper.new_stderr())
             oks.append(int(line.split()[1]))
         time.sleep(rng.random() * 0.004)
         with contextlib.suppress(ProcessLookupError):
             os.kill(int(first.split()[1]), signal.SIGKILL)
         while not (line := helper.line()).startswith("exit "):
-            assert line.startswith("ok "), (line, helper.stderr())
+            assert line.startswith("ok "), (line, helper.new_stderr())
             oks.append(int(line.split()[1]))
-        assert _killed(int(line.split()[1])), helper.stderr()
+        assert _killed(int(line.split()[1])), helper.new_stderr()
         kills += 1
 
         before = {p.name: p.read_bytes() for p in (home / "audit").glob("audit-*.jsonl")}
@@ -405,7 +324,7 @@ def test_sigkill_at_random_points_leaves_a_verifiable_log(helper: _Helper, home:
 
 
 def test_killed_between_append_and_commit_is_marked_not_applied(
-    helper: _Helper, home: Path
+    helper: ForkingHelper, home: Path
 ) -> None:
     """A process dies after its record and before COMMIT: verify explains it, and the next
     open appends an audit.not_applied record naming it; the change does not exist."""
@@ -424,8 +343,8 @@ def test_killed_between_append_and_commit_is_marked_not_applied(
             "killed": killed,
         }
     )
-    assert _killed(status), helper.stderr()
-    assert lines[1:] == ["ok"]
+    assert _killed(status), helper.new_stderr()
+    assert lines == ["ok"]
     log = log_records(home)
     interrupted = log[-1]
     seq = interrupted["seq"]
@@ -470,7 +389,7 @@ N_PROCS = 4
 N_COMMANDS = 40
 
 
-def test_concurrent_processes_make_one_gap_free_chain(helper: _Helper, home: Path) -> None:
+def test_concurrent_processes_make_one_gap_free_chain(helper: ForkingHelper, home: Path) -> None:
     """4 processes, reads and writes on one vault: one chain 1..total, whole lines only, and
     each process's records counted exactly."""
     with Vault.open(home) as v:
@@ -486,7 +405,7 @@ def test_concurrent_processes_make_one_gap_free_chain(helper: _Helper, home: Pat
             "n": N_COMMANDS,
         }
     )
-    assert status == 0, helper.stderr()
+    assert status == 0, helper.new_stderr()
     ran = {
         int(pid): int(n)
         for _, pid, n in (line.split() for line in lines if line.startswith("ran "))

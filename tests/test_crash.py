@@ -13,31 +13,25 @@ import base64
 import contextlib
 import json
 import os
-import queue
 import random
 import re
 import signal
 import sqlite3
-import subprocess
-import sys
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.forking import ForkingHelper
 from vault import Vault
 
 pytestmark = pytest.mark.slow
 
 USER = "crash-test"
-_ENV_KEYS = ("XDG_CONFIG_HOME", "MEMVAULT_MASTER_KEY", "MEMVAULT_MASTER_KEY_FILE", "MEMVAULT_HOME")
 _HOME_FILES = {"vault.db", "vault.db-wal", "vault.db-shm"}
 _AUDIT_FILE = re.compile(r"audit(/\.lock|/audit-\d{6}\.jsonl)?")
 _ENV_KEY = base64.b64encode(b"memvault-crash-test-key-32-bytes").decode()
-_WAIT = 60.0  # seconds before a silent helper counts as hung
 
 # The helper: reads one JSON job per line, forks a child for it, reports the
 # child's lines as they come and then ``exit <wait status>``.
@@ -128,111 +122,12 @@ def job_first_open(job):
 
 
 JOBS = {"exec": job_exec, "first_open": job_first_open}
-
-for line in sys.stdin:
-    job = json.loads(line)
-    pid = os.fork()
-    if pid == 0:
-        code = 0
-        try:
-            for key, value in job["env"].items():
-                if value is None:
-                    os.environ.pop(key, None)
-                else:
-                    os.environ[key] = value
-            code = JOBS[job["kind"]](job)
-        except BaseException:
-            traceback.print_exc()
-            code = 1
-        sys.stderr.flush()
-        os._exit(code)
-    _, status = os.waitpid(pid, 0)
-    say("exit %d" % status)
 """
 
 
-class _Helper:
-    """The forking helper process, and the lines its children print."""
-
-    def __init__(self, stderr_path: Path) -> None:
-        self.stderr_path = stderr_path
-        self._stderr = stderr_path.open("wb")
-        self.proc = subprocess.Popen(
-            [sys.executable, "-c", _HELPER],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=self._stderr,
-        )
-        self._lines: queue.Queue[str | None] = queue.Queue()
-        self._seen_stderr = 0
-        threading.Thread(target=self._pump, daemon=True).start()
-
-    def _pump(self) -> None:
-        assert self.proc.stdout is not None
-        for raw in self.proc.stdout:
-            self._lines.put(raw.decode().rstrip("\n"))
-        self._lines.put(None)
-
-    def _line(self) -> str:
-        try:
-            line = self._lines.get(timeout=_WAIT)
-        except queue.Empty:
-            pytest.fail(f"the helper said nothing for {_WAIT} s; stderr: {self.new_stderr()}")
-        if line is None:
-            pytest.fail(f"the helper exited; stderr: {self.new_stderr()}")
-        return line
-
-    def run(
-        self, job: dict[str, Any], kill: tuple[int, float] | None = None
-    ) -> tuple[list[str], int]:
-        """Run a job in a fresh child and return its lines (without ``start``) and wait status.
-
-        ``kill=(n, delay)``: SIGKILL the child ``delay`` seconds after it has printed
-        ``n`` lines past ``start``.
-        """
-        job = {**job, "env": {key: os.environ.get(key) for key in _ENV_KEYS}}
-        assert self.proc.stdin is not None
-        self.proc.stdin.write((json.dumps(job) + "\n").encode())
-        self.proc.stdin.flush()
-        first = self._line()
-        if first.startswith("exit "):
-            pytest.fail(f"the child failed before starting; stderr: {self.new_stderr()}")
-        assert first.startswith("start "), first
-        lines: list[str] = []
-        if kill is not None:
-            while len(lines) < kill[0]:
-                line = self._line()
-                if line.startswith("exit "):
-                    return lines, int(line.split()[1])
-                lines.append(line)
-            time.sleep(kill[1])
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(int(first.split()[1]), signal.SIGKILL)
-        while not (line := self._line()).startswith("exit "):
-            lines.append(line)
-        return lines, int(line.split()[1])
-
-    def new_stderr(self) -> str:
-        """What the children wrote on stderr since the last call."""
-        self._stderr.flush()
-        text = self.stderr_path.read_bytes()[self._seen_stderr :].decode(errors="replace")
-        self._seen_stderr += len(text.encode())
-        return text
-
-    def close(self) -> None:
-        assert self.proc.stdin is not None
-        self.proc.stdin.close()
-        try:
-            self.proc.wait(timeout=_WAIT)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
-        self._stderr.close()
-
-
 @pytest.fixture(scope="module")
-def helper(tmp_path_factory: pytest.TempPathFactory) -> Iterator[_Helper]:
-    h = _Helper(tmp_path_factory.mktemp("helper") / "stderr")
+def helper(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ForkingHelper]:
+    h = ForkingHelper(_HELPER, tmp_path_factory.mktemp("helper") / "stderr")
     try:
         yield h
     finally:
@@ -423,7 +318,7 @@ def _snapshot(home: Path) -> State:
 
 
 def test_sigkill_never_tears_a_command(
-    helper: _Helper, home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    helper: ForkingHelper, home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """After SIGKILL at random moments the vault holds exactly the state after a whole step."""
     monkeypatch.setenv("MEMVAULT_MASTER_KEY", _ENV_KEY)
@@ -475,7 +370,9 @@ def test_sigkill_never_tears_a_command(
     _assert_home_clean(home)
 
 
-def test_sigkill_during_first_open_leaves_a_usable_home(helper: _Helper, tmp_path: Path) -> None:
+def test_sigkill_during_first_open_leaves_a_usable_home(
+    helper: ForkingHelper, tmp_path: Path
+) -> None:
     """A first open killed at a random moment leaves a home that opens, with any vault it made."""
     keys = tmp_path / "config" / "memvault" / "keys"
     lines, status = helper.run(
@@ -526,7 +423,7 @@ def test_sigkill_during_first_open_leaves_a_usable_home(helper: _Helper, tmp_pat
     ],
 )
 def test_sigkill_at_each_step_of_vault_creation(
-    helper: _Helper,
+    helper: ForkingHelper,
     home: Path,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
