@@ -12,6 +12,7 @@ their own ``finditer``. No pattern can backtrack.
 from __future__ import annotations
 
 import bisect
+import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -25,9 +26,14 @@ from ._validators import shannon_entropy
 
 # Markers the filter writes; text inside them is never scanned again, so
 # redacting twice gives the same text as redacting once.
-MARKER = re2.compile(
+MARKER_PATTERN = (
     r"\[(?:REDACTED:[a-z0-9_]+|MASKED:[a-z0-9_]+:[^\]\s]{0,16}|PSEUDONYM:[a-z0-9_]+:[0-9a-f]{10})\]"
 )
+MARKER = re2.compile(MARKER_PATTERN)
+# The same, for checking one short candidate at a time (a slice of at most
+# _MARKER_MAX characters, so no backtracking engine can be made to work hard on it).
+_MARKER_ONE = re.compile(MARKER_PATTERN)
+_MARKER_MAX = 64
 
 
 class RedactionError(CommandError):
@@ -295,13 +301,22 @@ class _Markers:
     __slots__ = ("_ends", "_starts")
 
     def __init__(self, text: str) -> None:
-        spans = (
-            [m.span() for m in MARKER.finditer(text)]
-            if any(prefix in text for prefix in _MARKER_PREFIXES)
-            else []
-        )
-        self._starts = [s for s, _ in spans]
-        self._ends = [e for _, e in spans]
+        # What MARKER.finditer finds, found by hand: each marker starts with one of
+        # the prefixes and ends at the first "]" after it (no part of one holds a "]").
+        self._starts: list[int] = []
+        self._ends: list[int] = []
+        if not any(prefix in text for prefix in _MARKER_PREFIXES):
+            return
+        at = text.find("[")
+        while at >= 0:
+            if text.startswith(_MARKER_PREFIXES, at):
+                close = text.find("]", at + 1, at + _MARKER_MAX)
+                if close > 0 and _MARKER_ONE.fullmatch(text, at, close + 1):
+                    self._starts.append(at)
+                    self._ends.append(close + 1)
+                    at = text.find("[", close + 1)
+                    continue
+            at = text.find("[", at + 1)
 
     def overlap(self, start: int, end: int) -> bool:
         # Markers never overlap one another, so the last one starting before ``end``
