@@ -62,7 +62,8 @@ from ._audit_files import (
     segment_path,
     seq_of,
 )
-from ._audit_keys import AuditKeys, UserAuditKey
+from ._audit_keys import FORWARD_FILE_SIZE, AuditKeys, ForwardState, UserAuditKey
+from ._crypto import Key
 from ._errors import ConfigurationError, IntegrityError, StorageError, VaultError
 from ._log import log as _oplog
 from ._store import Store
@@ -76,6 +77,7 @@ PENDING_LIMIT = 256  # log lines the store keeps before the log file is synced
 LOCK_SECONDS = 30.0
 
 LOCK_NAME = ".lock"
+FORWARD_NAME = ".fskey"  # the forward-secure MAC key of the current segment, sealed
 
 # Field order of a record; "mac" always comes last, as ',"mac":"<64 hex>"}'.
 FIELDS = (
@@ -240,6 +242,7 @@ class AuditLog:
         self._segment = 0
         self._next_segment = ""
         self._tail: Tail | None = None
+        self._forward: ForwardState | None = None
         self._locked = False
         self._holding = 0  # > 0: a write transaction holds the lock until it ends
         self._txn_seq = 0  # the record a held write transaction appended
@@ -257,6 +260,7 @@ class AuditLog:
             context_class=dict,
             cache_logger_on_first_use=False,
         ).bind()
+        self._forward = self._load_forward()
 
     def close(self) -> None:
         with suppress(OSError):
@@ -287,7 +291,9 @@ class AuditLog:
         self._acquire()
         try:
             tail = self._resolve_tail()
-            line = self._seal_line(fields, tail.seq + 1, tail.hash)
+            body = self._body(fields, tail.seq + 1, tail.hash)
+            tail = self._place(tail, len(body) - 1 + MAC_SUFFIX_LEN)
+            line = self._finish(body)
             if txn:
                 self._cover(tail, line)
             self._write(line, tail)
@@ -303,15 +309,41 @@ class AuditLog:
             if not self._holding:
                 self._release()
 
-    def _seal_line(self, fields: Mapping[str, Any], seq: int, prev: str) -> bytes:
+    def _body(self, fields: Mapping[str, Any], seq: int, prev: str) -> bytes:
+        """The record without its MAC, as the bytes the MAC covers."""
         record = {name: fields.get(name) for name in FIELDS}
         record["v"] = SCHEMA_VERSION
         record["seq"] = seq
         record["prev"] = prev
         record["txn"] = bool(fields.get("txn"))
-        body = _ENCODE(record).encode()
-        mac = self.keys.mac(body)
-        return body[:-1] + b',"mac":"' + mac.encode() + b'"}'
+        return _ENCODE(record).encode()
+
+    def _finish(self, body: bytes) -> bytes:
+        """The line: ``body`` with the MAC of the segment it goes into."""
+        return body[:-1] + b',"mac":"' + self._mac(body).encode() + b'"}'
+
+    def _place(self, tail: Tail, length: int) -> Tail:
+        """Start a new segment first if a line of ``length`` bytes would not fit the
+        current one: the MAC key depends on the segment (with forward security on)."""
+        if tail.size and tail.size + length + 1 > self.segment_bytes:
+            try:
+                self._roll()
+            except OSError as exc:
+                raise _os_error(exc, "starting a new audit segment") from None
+            return Tail(self._segment, 0, tail.seq, tail.hash, tail.txn)
+        return tail
+
+    def _mac(self, body: bytes) -> str:
+        forward = self._forward
+        if forward is None or self._segment < forward.first:
+            return self.keys.mac(body)
+        if forward.segment != self._segment:
+            # Another process started this segment but died before moving the key
+            # file on: keys only go forward, so this one can still be derived.
+            self._store_forward(forward.at(self._segment))
+            forward = self._forward
+            assert forward is not None
+        return forward.mac(body)
 
     @contextmanager
     def holding(self) -> Iterator[None]:
@@ -342,7 +374,9 @@ class AuditLog:
         tail = self._resolve_tail()
         fields = dict(_origin(None, "", _stamp(None, "", {})))
         fields.update(command="audit.not_applied", outcome="not_applied", error=why, ref=seq)
-        self._write(self._seal_line(fields, tail.seq + 1, tail.hash), tail)
+        body = self._body(fields, tail.seq + 1, tail.hash)
+        tail = self._place(tail, len(body) - 1 + MAC_SUFFIX_LEN)
+        self._write(self._finish(body), tail)
 
     # -- the anchor in the store ---------------------------------------------------------
 
@@ -546,6 +580,7 @@ class AuditLog:
         self._segment = number
         self._next_segment = os.fspath(segment_path(self.directory, number + 1))
         self._tail = None
+        self._forward = self._load_forward()
 
     def _read_tail(self, size: int) -> Tail:
         assert self._fd is not None
@@ -630,6 +665,70 @@ class AuditLog:
         self._next_segment = os.fspath(segment_path(self.directory, number + 1))
         if self._durable:
             fsync_dir(self.directory)
+        if self._forward is not None and number > self._forward.first:
+            self._store_forward(self._forward.at(number))
+
+    # -- forward security ----------------------------------------------------------------
+
+    def _load_forward(self) -> ForwardState | None:
+        try:
+            with open(self.directory / FORWARD_NAME, "rb") as handle:
+                blob = handle.read(FORWARD_FILE_SIZE + 1)
+        except FileNotFoundError:
+            return None
+        except OSError as exc:
+            raise _os_error(exc, "reading the audit log's forward-secure key") from None
+        if len(blob) != FORWARD_FILE_SIZE:
+            raise IntegrityError(
+                "the audit log's forward-secure key file is damaged",
+                hint="run `memvault audit verify --forward-key FILE` with the first key",
+            )
+        return self.keys.open_forward(blob)
+
+    def _store_forward(self, state: ForwardState) -> None:
+        """Overwrite the key file in place: the previous segment's key is gone from it."""
+        blob = self.keys.seal_forward(state)
+        fd = os.open(
+            self.directory / FORWARD_NAME,
+            os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC,
+            0o600,
+        )
+        try:
+            if os.pwrite(fd, blob, 0) != len(blob):
+                raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+            os.fdatasync(fd)
+        finally:
+            os.close(fd)
+        self._forward = state
+
+    @property
+    def forward_state(self) -> ForwardState | None:
+        """The forward-secure state on this machine (first segment, current segment and
+        its key), or None if forward security is off."""
+        return self._load_forward()
+
+    def start_forward_security(self, key: Key) -> int:
+        """Turn forward security on from a new segment, whose MAC key is ``key``; returns
+        the segment's number. The caller has already handed ``key`` to the operator, to
+        keep off this machine: without it the earlier segments' MACs cannot be checked."""
+        self._acquire()
+        try:
+            tail = self._resolve_tail()
+            if self._forward is not None:
+                raise AuditError(
+                    f"forward security is already on (since audit segment {self._forward.first})"
+                )
+            if tail.size:
+                self._roll()
+            first = self._segment
+            try:
+                self._store_forward(ForwardState(first, first, key))
+            except OSError as exc:
+                raise _os_error(exc, "writing the audit log's forward-secure key") from None
+            return first
+        finally:
+            if not self._holding:
+                self._release()
 
     def _sync_file(self) -> None:
         if self._durable and self._fd is not None:

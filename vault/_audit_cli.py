@@ -9,9 +9,12 @@ from pathlib import Path
 from typing import IO, Any
 
 from ._audit_export import EXPORT_FORMATS, export
+from ._audit_files import segments
+from ._audit_keys import forward_key_text, read_forward_key
 from ._audit_review import Filters, parse_filters
 from ._audit_show import show, stats
 from ._audit_verify import Report, make_checkpoint, read_checkpoint, verify
+from ._crypto import new_key
 from ._errors import IntegrityError, UsageError
 from ._vault import Vault
 
@@ -36,6 +39,12 @@ def add_parsers(commands: Any) -> None:
         "earlier. Exit 0 if intact, 1 naming the first bad record.",
     )
     check.add_argument("--checkpoint", metavar="FILE", help="a checkpoint from `audit checkpoint`")
+    check.add_argument(
+        "--forward-key",
+        metavar="FILE",
+        help="the first forward-secure key (from `audit forward-secure`), to check every "
+        "forward-secure segment's MACs",
+    )
     check.add_argument("--json", action="store_true", help="print one JSON object")
     point = actions.add_parser(
         "checkpoint",
@@ -45,6 +54,18 @@ def add_parsers(commands: Any) -> None:
         "--checkpoint FILE` later proves the log still extends it.",
     )
     point.add_argument("--out", metavar="FILE", help="write it to FILE (default: stdout)")
+    forward = actions.add_parser(
+        "forward-secure",
+        help="give each new segment a MAC key of its own, erased when the log moves on",
+        description="Turn on forward security: from a new segment on, each segment's records "
+        "are MACed with a key of its own, derived one-way from the one before and overwritten "
+        "once the log moves past it, so whoever takes this machine later cannot forge earlier "
+        "records. The first key is written to FILE: keep it off this machine; `audit verify "
+        "--forward-key FILE` checks every forward-secure segment with it.",
+    )
+    forward.add_argument(
+        "--out", required=True, metavar="FILE", help="where to write the first key (a new file)"
+    )
     show = actions.add_parser(
         "show",
         help="print the audit records",
@@ -127,6 +148,8 @@ def run(args: argparse.Namespace, vault_options: dict[str, Any], out: IO[str], e
         return _verify(args, vault_options, out)
     if action == "checkpoint":
         return _checkpoint(args, vault_options, out)
+    if action == "forward-secure":
+        return _forward_secure(args, vault_options, out)
     if action == "show":
         return _show(args, vault_options, out, err)
     if action == "stats":
@@ -142,12 +165,17 @@ def _verify(args: argparse.Namespace, options: dict[str, Any], out: IO[str]) -> 
         checkpoint = None
         if args.checkpoint:
             checkpoint = read_checkpoint(_read(args.checkpoint), vault.audit.keys, args.checkpoint)
+        forward = None
+        if args.forward_key:
+            forward = read_forward_key(_read(args.forward_key), vault.vault_id, args.forward_key)
         report = verify(
             vault.audit.directory,
             vault.audit.keys,
             anchor=vault.audit.store_head(),
             pending=vault.audit.pending(),
             checkpoint=checkpoint,
+            forward=forward,
+            forward_here=vault.audit.forward_state,
         )
     if report.intact:
         # Recorded once the log is known to be intact: a damaged log takes no new record.
@@ -248,6 +276,43 @@ def _note(note: str | None, err: IO[str]) -> None:
         print(f"memvault: warning: {note}", file=err)
 
 
+def _forward_secure(args: argparse.Namespace, options: dict[str, Any], out: IO[str]) -> int:
+    with Vault.open(**options) as vault:
+        if vault.audit.forward_state is not None:
+            raise UsageError(
+                f"forward security is already on (since audit segment "
+                f"{vault.audit.forward_state.first})"
+            )
+        target = Path(args.out).expanduser().absolute()
+        if target.is_relative_to(vault.home):
+            raise UsageError(
+                f"{args.out} is inside the vault's home",
+                hint="the first forward-secure key must live off this machine; write it elsewhere",
+            )
+        key = new_key()
+        # The key is written before it is used: a log MACed with a key nobody kept could
+        # never be checked.
+        first = _peek_next_segment(vault)
+        _write_new(target, forward_key_text(vault.vault_id, first, key), mode=0o600)
+        started = vault.audit.start_forward_security(key)
+        if started != first:
+            target.unlink()
+            raise UsageError("another process started a segment meanwhile; run the command again")
+        vault.record_operation("audit.forward_secure", details={"first_segment": first})
+    print(f"forward security is on from audit segment {first}", file=out)
+    print(f"first key written to {args.out}: move it off this machine now", file=out)
+    return EXIT_OK
+
+
+def _peek_next_segment(vault: Vault) -> int:
+    """The segment forward security will start at: the current one if it is empty."""
+    files = segments(vault.audit.directory)
+    if not files:
+        return 1
+    number, path = files[-1]
+    return number if path.stat().st_size == 0 else number + 1
+
+
 def _read(path: str) -> str:
     try:
         return Path(path).read_text(encoding="utf-8")
@@ -256,10 +321,10 @@ def _read(path: str) -> str:
         raise UsageError(f"cannot read {path}: {reason}") from None
 
 
-def _write_new(path: Path, text: str) -> None:
-    """Write a file that must not exist yet (a checkpoint is never overwritten)."""
+def _write_new(path: Path, text: str, mode: int = 0o644) -> None:
+    """Write a file that must not exist yet (a checkpoint or a key is never overwritten)."""
     try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, mode)
     except FileExistsError:
         raise UsageError(
             f"{path} already exists", hint="choose a new file name for each checkpoint"

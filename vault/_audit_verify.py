@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import hmac
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -33,7 +33,7 @@ from typing import Any
 from . import _crypto
 from ._audit import ANCHOR_EVERY, MAC_SUFFIX_LEN
 from ._audit_files import SCHEMA_VERSION, genesis, line_hash, segments
-from ._audit_keys import AuditKeys
+from ._audit_keys import AuditKeys, ForwardState
 from ._errors import UsageError
 
 # How far the store's anchor may lag the log: reads are anchored in batches.
@@ -100,11 +100,20 @@ def verify(
     anchor: tuple[int, str] | None = None,
     pending: list[int] | None = None,
     checkpoint: dict[str, Any] | None = None,
+    forward: ForwardState | None = None,
+    forward_here: ForwardState | None = None,
 ) -> Report:
     """Check the whole log; ``anchor`` is the store's (seq, hash), ``pending`` the
     sequence numbers of the lines the store keeps copies of, ``checkpoint`` a
-    parsed checkpoint to prove the log extends."""
+    parsed checkpoint to prove the log extends.
+
+    With forward security on, segments from ``first`` on are MACed with keys of
+    their own: ``forward`` (the first key, from the operator's file) checks them
+    all; without it ``forward_here`` (the key file on this machine) checks only
+    the current segment, and the earlier ones are checked for their chain alone.
+    """
     report = Report()
+    macs = _SegmentMacs(keys, forward, forward_here)
     state = _State(1, genesis(keys.vault_id))
     anchor_seq = anchor[0] if anchor and anchor[0] > 0 else 0
     report.anchor = anchor_seq or None
@@ -149,7 +158,7 @@ def verify(
                         Problem(where, "an incomplete last line (a torn write, or bytes appended)")
                     )
                     continue
-                seq = _check_line(line, where, keys, state, report)
+                seq = _check_line(line, where, macs.for_segment(number), state, report)
                 if seq is None:
                     continue
                 if seq == anchor_seq:
@@ -185,6 +194,15 @@ def verify(
                         )
         except OSError as exc:
             report.add(Problem(f"segment {number}", f"cannot be read ({exc.strerror})"))
+    if macs.unchecked:
+        report.notes.append(
+            f"segments {macs.unchecked[0]} to {macs.unchecked[-1]} are forward-secure: their "
+            "chain was checked, their MACs need the first forward-secure key "
+            "(--forward-key FILE)"
+            if len(macs.unchecked) > 1
+            else f"segment {macs.unchecked[0]} is forward-secure: its chain was checked, its "
+            "MACs need the first forward-secure key (--forward-key FILE)"
+        )
     held = [seq for seq in pending or () if seq > report.last_seq]
     if held:
         report.add(
@@ -226,7 +244,11 @@ def verify(
 
 
 def _check_line(
-    line: bytes, where: str, keys: AuditKeys, state: _State, report: Report
+    line: bytes,
+    where: str,
+    mac: Callable[[bytes], bytes] | None,
+    state: _State,
+    report: Report,
 ) -> int | None:
     """Check one record; returns its sequence number, or None if it is unusable."""
     if (
@@ -237,8 +259,8 @@ def _check_line(
         report.add(Problem(where, "not a record (no MAC at its end)"))
         return None
     body = line[:-MAC_SUFFIX_LEN] + b"}"
-    mac = line[-MAC_SUFFIX_LEN + len(_MAC_MARK) : -2]
-    if not hmac.compare_digest(keys.mac_bytes(body).hex().encode(), mac):
+    stated = line[-MAC_SUFFIX_LEN + len(_MAC_MARK) : -2]
+    if mac is not None and not hmac.compare_digest(mac(body).hex().encode(), stated):
         report.add(Problem(where, "its MAC does not match: the record was modified or forged"))
         _resync(line, state, report)
         return None
@@ -308,6 +330,34 @@ def _fixed_fields(line: bytes) -> tuple[object, int, str] | None:
         record = json.loads(line[:-MAC_SUFFIX_LEN] + b"}")
         return record["v"], int(record["seq"]), str(record["prev"])
     except (ValueError, KeyError, TypeError):
+        return None
+
+
+class _SegmentMacs:
+    """Which MAC function checks the records of each segment."""
+
+    def __init__(
+        self, keys: AuditKeys, forward: ForwardState | None, here: ForwardState | None
+    ) -> None:
+        self._keys = keys
+        self._forward = forward
+        self._here = here
+        first = forward.first if forward is not None else here.first if here else None
+        self._first = first
+        self.unchecked: list[int] = []
+
+    def for_segment(self, number: int) -> Callable[[bytes], bytes] | None:
+        if self._first is None or number < self._first:
+            return self._keys.mac_bytes
+        if self._forward is not None:
+            if number >= self._forward.segment:
+                self._forward = self._forward.at(number)
+                return _crypto.mac_function(self._forward.key)
+            return None  # a segment met twice (a duplicate file): reported elsewhere
+        if self._here is not None and number == self._here.segment:
+            return _crypto.mac_function(self._here.key)
+        if number not in self.unchecked:
+            self.unchecked.append(number)
         return None
 
 
