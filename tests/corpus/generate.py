@@ -4,6 +4,7 @@
     .venv/bin/python tests/corpus/generate.py --holdout  # prints a held-out variant
     .venv/bin/python tests/corpus/generate.py --fresh    # prints a second, untuned one
     .venv/bin/python tests/corpus/generate.py --blind    # prints one written blind to the detectors
+    .venv/bin/python tests/corpus/generate.py --blind2   # a second blind one (blind2.py)
 
 Each sample is a realistic agent note (chat transcript, config file, log, shell
 history, code, ticket, clinical, HR or CRM note, in one of several languages)
@@ -2393,6 +2394,15 @@ def keep(sort: str, seed: int) -> str:
     return keep_value(random.Random(seed), sort)
 
 
+def build_blind2(count: int = 320) -> list[dict[str, object]]:
+    """A second blind corpus, kept in its own module (tests/corpus/blind2.py)."""
+    if __package__:  # imported as tests.corpus.generate
+        from tests.corpus import blind2
+    else:  # run as a script: this file's folder is on sys.path
+        import blind2  # type: ignore[no-redef]
+    return blind2.build_blind2(count)
+
+
 def dump(samples: list[dict[str, object]]) -> str:
     return "".join(json.dumps(s, ensure_ascii=False, sort_keys=True) + "\n" for s in samples)
 
@@ -2406,6 +2416,9 @@ def main() -> int:
         return 0
     if sys.argv[1:] == ["--blind"]:
         sys.stdout.write(dump(build_blind()))
+        return 0
+    if sys.argv[1:] == ["--blind2"]:
+        sys.stdout.write(dump(build_blind2()))
         return 0
     samples = build()
     OUT.write_text(dump(samples), encoding="utf-8")

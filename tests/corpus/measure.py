@@ -1,6 +1,6 @@
 """Measure the redaction filter on one labeled corpus and print recall and destruction.
 
-    .venv/bin/python tests/corpus/measure.py --variant blind    # or fresh, holdout, corpus
+    .venv/bin/python tests/corpus/measure.py --variant blind2   # or blind, fresh, holdout, corpus
     .venv/bin/python tests/corpus/measure.py --variant blind --misses 40
 
 The numbers are the ones tests/test_quality.py asserts on, computed the same way with its
@@ -29,6 +29,7 @@ VARIANTS: dict[str, Callable[[], list[dict]]] = {
     "holdout": generate.build_holdout,
     "fresh": generate.build_fresh,
     "blind": generate.build_blind,
+    "blind2": generate.build_blind2,
 }
 GROUPS = (
     ("secrets", generate.SECRET_KINDS),
