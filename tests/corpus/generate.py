@@ -5,6 +5,7 @@
     .venv/bin/python tests/corpus/generate.py --fresh    # prints a second, untuned one
     .venv/bin/python tests/corpus/generate.py --blind    # prints one written blind to the detectors
     .venv/bin/python tests/corpus/generate.py --blind2   # a second blind one (blind2.py)
+    .venv/bin/python tests/corpus/generate.py --blind3   # a third blind one (blind3.py)
 
 Each sample is a realistic agent note (chat transcript, config file, log, shell
 history, code, ticket, clinical, HR or CRM note, in one of several languages)
@@ -2403,6 +2404,15 @@ def build_blind2(count: int = 320) -> list[dict[str, object]]:
     return blind2.build_blind2(count)
 
 
+def build_blind3(count: int = 320) -> list[dict[str, object]]:
+    """A third blind corpus, kept in its own module (tests/corpus/blind3.py)."""
+    if __package__:  # imported as tests.corpus.generate
+        from tests.corpus import blind3
+    else:  # run as a script: this file's folder is on sys.path
+        import blind3  # type: ignore[no-redef]
+    return blind3.build_blind3(count)
+
+
 def dump(samples: list[dict[str, object]]) -> str:
     return "".join(json.dumps(s, ensure_ascii=False, sort_keys=True) + "\n" for s in samples)
 
@@ -2419,6 +2429,9 @@ def main() -> int:
         return 0
     if sys.argv[1:] == ["--blind2"]:
         sys.stdout.write(dump(build_blind2()))
+        return 0
+    if sys.argv[1:] == ["--blind3"]:
+        sys.stdout.write(dump(build_blind3()))
         return 0
     samples = build()
     OUT.write_text(dump(samples), encoding="utf-8")
