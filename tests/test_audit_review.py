@@ -28,7 +28,7 @@ from vault._audit_files import segments
 from vault._audit_review import SEALED, Filters, Scan, parse_filters
 from vault._audit_show import count, show, stats
 
-PHONE = "+1 415 555 0100"
+PHONE = "+1 415 823 4132"
 SECRET = "Tr0ub4dor-and-3x"
 PRIVATE_KEY = "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA\n-----END RSA PRIVATE KEY-----"
 TEXTS = ("Reach me at", "Call again", "bob's private list", "MIIEowIBAAKCAQEA")

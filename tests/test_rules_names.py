@@ -106,3 +106,89 @@ def test_addresses_found(text: str, value: str) -> None:
 def test_labels_and_look_alikes_kept(text: str) -> None:
     """Headings, labels, services and dates take the shapes but are not people."""
     assert names(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("Klient Bożena Kowalczyk podał numer karty", "Bożena Kowalczyk"),
+        ("Imię i nazwisko: Zofia Pawlak\nPESEL: x", "Zofia Pawlak"),
+        ("Nabywca: Leszek Zieliński, ul. Długa 4", "Leszek Zieliński"),
+        ("dane do umowy:\nWiesław Dudek, PESEL 12345678901", "Wiesław Dudek"),
+        ("Maarten van der Linden, [04.11.24 09:12]\nhoi", "Maarten van der Linden"),
+        ("Aan: Femke de Graaf, Lindelaan 3", "Femke de Graaf"),
+        ("Groet, Femke de Graaf\n", "Femke de Graaf"),
+        ("Tue 4:10 PM  Hi, it's Orla Fennimore from Lakeside Vet", "Orla Fennimore"),
+        ("INSERT INTO t (`id`,`full_name`) VALUES\n(7,'Orla Fennimore','x');", "Orla Fennimore"),
+        ('"name": [{"use": "official", "text": "Orla Fennimore"}],', "Orla Fennimore"),
+        ("PID|1||5531^^^H^MR||FENNIMORE^ORLA||19800101|F", "FENNIMORE^ORLA"),
+        ("NK1|1|FENNIMORE^DECLAN|SPO", "FENNIMORE^DECLAN"),
+        ("Claimant ........ Orla Fennimore\n", "Orla Fennimore"),
+        ("> On Mon, Orla Fennimore wrote:\n> hi", "Orla Fennimore"),
+        ("[Heute 09:41] Lorenz Habermann\nKannst du", "Lorenz Habermann"),
+        ("@Orla Fennimore 10:42\nok", "Orla Fennimore"),
+        ("Kind regards, Orla Fennimore", "Orla Fennimore"),
+        ("### Onboarding – Orla Fennimore (start 3 May)", "Orla Fennimore"),
+        ("Passeggero: Chiara Ferri\n", "Chiara Ferri"),
+        ("Passager : Lemaire, Odile\n", "Lemaire, Odile"),
+        ("小林健太様\n\nいつもお世話になっております。", "小林健太"),
+        ("佐藤 美咲さん、確認お願いします。", "佐藤 美咲"),
+        ("> 2025/01/02 高橋　蓮 wrote:", "高橋　蓮"),
+        ("# 负责人：王建国 wang@example.cn", "王建国"),
+        ("收货人：李秀兰\n", "李秀兰"),
+    ],
+)
+def test_names_in_more_languages_and_formats(text: str, value: str) -> None:
+    """Polish, Dutch, HL7, FHIR, SQL, phone intros, quoted mail and Japanese honorifics."""
+    assert covered(text, "person_name", value)
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("adres: al. Jana Pawła II 13 m. 60, 00-001 Warszawa", "al. Jana Pawła II 13 m. 60"),
+        ("Adres: ul. Kwiatowa 175/10, 80-001 Gdańsk", "ul. Kwiatowa 175/10"),
+        ("mieszka przy ul. Długa 4", "ul. Długa 4"),
+        ("Adres: Eikenlaan 12 hs, 1015 CJ Amsterdam", "Eikenlaan 12 hs"),
+        ("Mijn adres is Kerkstraat 53A, 3511 AB Utrecht.", "Kerkstraat 53A"),
+        ("Dirección: Calle de Velázquez 20, 3º dcha., Madrid", "Calle de Velázquez 20, 3º dcha."),
+        ("Domicilio: Avda. de América 9, 7º A, 28010 Madrid", "Avda. de América 9, 7º A"),
+        ("ship to Flat 36, 3981 Fairview Court, San Jose", "Flat 36, 3981 Fairview Court"),
+        ("Apt 4, 12 Birchwood Way", "Apt 4, 12 Birchwood Way"),
+        (
+            "पता: Flat 5, Shanti Kunj Apartments, Sector 62, Noida",
+            "Flat 5, Shanti Kunj Apartments, Sector 62, Noida",
+        ),
+        ("पता: H.No. 18-20, Jubilee Hills Road No. 12\n", "H.No. 18-20, Jubilee Hills Road No. 12"),
+        ("पता: 246, Indiranagar 5th Block\n", "246, Indiranagar 5th Block"),
+        ("住所：北海道札幌市中央区大通西4-30-17", "北海道札幌市中央区大通西4-30-17"),
+    ],
+)
+def test_addresses_in_more_languages_found(text: str, value: str) -> None:
+    """Polish ul./al., Dutch hs, Spanish floor and door, flats before the number, India, 北海道."""
+    assert covered(text, "street_address", value)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Vaswani et al. Attention 2017 and Smith et al. Nature 521",
+        "it's Black Friday at the store",
+        "this is Project Phoenix from the platform team",
+        "[10:02] Build Succeeded\n",
+        "[Gestern 16:07] IT-Servicedesk\nDas Passwort",
+        "> Op 3 mei schreef Salarisadministratie:",
+        "担当者様\nお世話になっております。",
+        "皆様、お疲れさまです。",
+        "Thanks, Platform Team",
+        "Klient zgłosił awarię",
+        "PID|1||884215^^^NGH^MR||^^||19980504|F",
+        '"name": [{"text": "Production Cluster"}]',
+        "Onboarding – New Hires",
+        "Flat 5, then turn left",
+        "Calle 5 de mayo",
+    ],
+)
+def test_more_look_alikes_kept(text: str) -> None:
+    """Citations, events, bot and team names, roles with honorifics and empty fields stay."""
+    assert names(text) == []

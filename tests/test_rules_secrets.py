@@ -817,3 +817,77 @@ def test_adversarial_megabyte(redactor: Redactor) -> None:
     assert any(text[f.start : f.end] == token for f in findings)
     for run in runs:
         redactor.scan(run * ((1 << 16) // len(run)))
+
+
+# --- How real configs, chats and tools carry credentials (blind2 gaps) ---
+
+
+def _basic(user: str = "grafana") -> str:
+    return base64.b64encode(f"{user}:{rand(ALNUM, 12)}!".encode()).decode()
+
+
+HELD_OUT: list[tuple[str, Callable[[], tuple[str, str]], str]] = [
+    ("airtable_pat", lambda: _in("token: {v}", "pat" + rand(ALNUM, 14) + "." + rand(HEX, 64)),
+     "api_key"),
+    ("toml_spanish_key", lambda: _in('contrasena_bd    = "{v}"', "Gtkw41@" + rand(ALNUM, 6)),
+     "password"),
+    ("ini_german_key", lambda: _in('kennwort = "{v}"', "Ab1!" + rand(ALNUM, 8)), "password"),
+    ("teams_reply_after_header", lambda: _in(
+        "Kannst du mir das Passwort schicken? Das im Wiki ist alt.\n"
+        "[Gestern 16:07] IT-Servicedesk\nklar: {v} – bitte nicht weiterleiten",
+        "Bb7-" + rand(ALNUM, 8)),
+     "password"),
+    ("french_adjective", lambda: _in("VPN (mot de passe provisoire {v})", "Fd04?" + rand(ALNUM, 7)),
+     "password"),
+    ("italian_changed_now", lambda: _in(
+        "la password della VPN è cambiata, ora è {v}\n", "Ss33&" + rand(ALNUM, 7)), "password"),
+    ("postman_variable",
+     lambda: _in('{{"key": "adminPass", "value": "{v}"}}', "Nk21%" + rand(ALNUM, 7)),
+     "password"),
+    ("postman_apikey_auth", lambda: _in(
+        '"auth": {{"type": "apikey", "apikey": [{{"key": "value", "value": "{v}", '
+        '"type": "string"}}]}}', rand(ALNUM, 40)), "auth_header"),
+    ("basic_in_prose", lambda: _in("the basic auth for kibana is Basic {v} — keep it", _basic()),
+     "auth_header"),
+    ("key_for_in_backticks", lambda: _in(
+        "here's the read-only grafana key for the dashboard embed: `{v}`", rand(HEX, 32)),
+     "api_key"),
+    ("appsettings_jwt_key", lambda: _in(
+        '"Jwt": {{ "Issuer": "https://login.acme.io", "Key": "{v}" }}', rand(B64, 44)), "secret"),
+    ("kubectl_base64_decoded", lambda: _in(
+        "$ kubectl get secret db -o jsonpath='{{.data.password}}' | base64 -d\n{v}\n$ ls",
+        "Summer2020!" + rand(ALNUM, 3)), "password"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("build", "kind"), [c[1:] for c in HELD_OUT], ids=[c[0] for c in HELD_OUT])
+def test_detects_held_out_shapes(
+    redactor: Redactor, build: Callable[[], tuple[str, str]], kind: str
+) -> None:
+    """Credentials in foreign key names, chat replies, Postman, prose Basic and kubectl output."""
+    text, value = build()
+    hits = [(k, found) for _, k, found in secret_findings(redactor, text)]
+    assert any(value in found for _, found in hits), (text, hits)
+    assert any(k == kind and value in found for k, found in hits), (text, hits)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the pattern is pat12345678901234.notreally",  # no 64 hex after the dot
+        "basic auth is Basic dGhpcyBpcyBub3QgYSBwYWly",  # base64 without a colon inside
+        "we use Basic authentication everywhere",
+        '{"key": "bypassCache", "value": "true"}',
+        '{"key": "adminPass", "value": "{{ADMIN_PASS}}"}',
+        '"Logging": { "Key": "Microsoft.AspNetCore" }',
+        "the key for the door: `front`",
+        "password?\n[12/3/25, 18:41] Ana: es",
+        "We reset your password is: Ab?cd12\nPlease change it. Reference: CASE-70167681.",
+        "$ kubectl get secret db -o jsonpath='{.data.password}' | base64 -d\n${DB_PASSWORD}\n",
+    ],
+)
+def test_held_out_look_alikes_kept(redactor: Redactor, text: str) -> None:
+    """Words after 'Basic', placeholders and ticket numbers near a password stay."""
+    assert "CASE-70167681" not in "".join(f for _, _, f in secret_findings(redactor, text))
+    if "CASE-" not in text and "Ab?cd12" not in text:
+        assert secret_findings(redactor, text) == []

@@ -151,6 +151,18 @@ def jp_my_number(value: str) -> bool:
     return (0 if rest <= 1 else 11 - rest) == int(number[11])
 
 
+def pl_pesel(value: str) -> bool:
+    """Polish PESEL: a birth date (the month carries the century) and a weighted check digit."""
+    number = digits(value)
+    if len(number) != 11:
+        return False
+    check = sum(int(ch) * w for ch, w in zip(number, (1, 3, 7, 9, 1, 3, 7, 9, 1, 3), strict=False))
+    if (10 - check % 10) % 10 != int(number[10]):
+        return False
+    month = int(number[2:4]) % 20
+    return 1 <= month <= 12 and 1 <= int(number[4:6]) <= 31
+
+
 def passport_number(value: str) -> bool:
     """A passport number next to the word: mostly digits, or a 9-character ICAO code."""
     code = value.replace(" ", "").upper()

@@ -174,6 +174,17 @@ RULES: tuple[Rule, ...] = (
         description="Chinese resident identity numbers (ISO 7064 check character)",
     ),
     Rule(
+        name="pl_pesel",
+        kind="national_id",
+        category="personal",
+        pattern=r"\b(?P<value>\d{11})\b",
+        keywords=("pesel",),
+        context=("pesel",),
+        validator=ids.pl_pesel,
+        priority=16,
+        description="Polish PESEL numbers (birth date and check digit) next to 'PESEL'",
+    ),
+    Rule(
         name="jp_my_number",
         kind="national_id",
         category="personal",

@@ -11,28 +11,30 @@ from __future__ import annotations
 
 from . import _validators as v
 from ._rules import Rule
+from ._rules_names_data import CLOSINGS, HAN_ROLES, NOT_A_PERSON, STREET_TYPES
 
 # --- street addresses ------------------------------------------------------------------------
 
 _CAP = r"\p{Lu}[\p{L}'’\-]*"
-_EN_STREET = (
-    r"Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Dr|Court|Ct|Place|Pl|Square"
-    r"|Terrace|Way|Circle|Parkway|Pkwy|Highway|Hwy|Crescent|Close|Gardens|Grove|Row|Mews|Marg"
-    r"|Nagar|Salai|Trail|Plaza"
+_PL_STREET = (
+    _CAP + r"(?: " + _CAP + r"){0,3} \d{1,4}[A-Za-z]?(?:/\d{1,4})?(?: (?:m\.|lok\.) ?\d{1,4})?"
 )
+
 _ADDRESS = (
     r"(?:(?m:^)|[^\p{L}\p{N}])(?P<value>"
     # 221B Baker Street, London NW1 6XE; 12 Main St, Springfield, IL 62704
+    r"(?:(?:Apt|Apartment|Suite|Unit|Flat)\.? ?#?\d{1,4}[A-Za-z]?, )?"
     r"\d{1,5}[A-Za-z]?,? (?:(?:N|S|E|W|North|South|East|West)\.? )?"
     r"(?:" + _CAP + r"|\d{1,3}(?:st|nd|rd|th))(?: " + _CAP + r"){0,3} "
-    r"(?:" + _EN_STREET + r")\b(?: (?:NW|NE|SW|SE|N|S|E|W)\b)?"
+    r"(?:" + STREET_TYPES + r")\b(?: (?:NW|NE|SW|SE|N|S|E|W)\b)?"
     r"(?:,? (?:Apt|Apartment|Suite|Ste|Unit|Flat|Floor|#)\.? ?#?[\w\-]{1,6})?"
     r"(?:\.?, ?" + _CAP + r"(?: " + _CAP + r"){0,2}(?:, [A-Z]{2} \d{5}(?:-\d{4})?"
     r"|,? [A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2}))?"
     # Hauptstraße 12, Berliner Str. 5a, Kalverstraat 92, 1012 AB Amsterdam
     r"|\p{Lu}[\p{Ll}ß]+(?:straße|strasse|str\.|weg|gasse|platz|allee|damm|ufer|chaussee|straat"
     r"|gracht|laan|plein|kade|dijk|singel)"
-    r" \d{1,4}[a-z]?(?:-\d{1,4})?(?:, ?(?:\d{5}|\d{4} ?[A-Z]{2}) " + _CAP + r")?"
+    r" \d{1,4}[A-Za-z]?(?:-\d{1,4})?(?: (?:hs|huis|bis|bg|I{1,3})\b)?"
+    r"(?:, ?(?:\d{5}|\d{4} ?[A-Z]{2}) " + _CAP + r")?"
     r"|\p{Lu}[\p{Ll}ß]+(?:er)? (?:Straße|Strasse|Str\.|Weg|Gasse|Platz|Allee|Damm|Ring|[Aa]llee)"
     r" \d{1,4}[a-z]?(?:, ?\d{5} " + _CAP + r")?"
     # 12 rue de la Paix, 75002 Paris; 143 bis rue des Lilas
@@ -52,17 +54,22 @@ _ADDRESS = (
     + r"(?: (?:(?:de|del|di|da|do|y|e) )?"
     + _CAP
     + r"){0,3},? (?:n\.?º ?)?\d{1,4}[A-Za-z]?"
+    r"(?:,? \d{1,2}[º°ª](?: ?(?:[A-Z]\b|(?i:izq|izda|dcha|dch|der|centro|ctro)\b\.?))?)?"
     r"(?:,? \d{5} " + _CAP + r")?"
     # Indian: 76, MG Road / 243, Gandhi Marg
-    r"|\d{1,4}, (?:" + _CAP + r" ){1,3}(?:Road|Marg|Nagar|Salai|Street|Lane)"
+    r"|\d{1,4}, (?:(?:" + _CAP + r"|\d{1,2}(?:st|nd|rd|th)) ){1,3}"
+    r"(?:Road|Marg|Nagar|Salai|Street|Lane|Block|Layout|Colony|Sector|Cross|Main)\b"
+    # Polish: ul. Grunwaldzka 168, os. Jana Pawła II 79, ul. Kwiatowa 175/10
+    r"|(?:ul\.|os\.|ulica|aleja|osiedle) "
+    + _PL_STREET
     # ул. Садовая, д. 79, кв. 112
-    r"|(?:ул\.|улица|пр-т|проспект|пер\.|переулок|шоссе|наб\.|бульвар|б-р) "
+    + r"|(?:ул\.|улица|пр-т|проспект|пер\.|переулок|шоссе|наб\.|бульвар|б-р) "
     + _CAP
     + r"(?: "
     + _CAP
     + r")?,? (?:д\.|дом) ?\d{1,4}[а-я]?(?:,? (?:кв\.|корп\.|стр\.) ?\d{1,4})*"
     # 北京市朝阳区建国路88号, 東京都渋谷区神南1-2-3
-    r"|\p{Han}{1,4}(?:市|都|府|県|省)\p{Han}{1,6}(?:区|市|県|町|村)\p{Han}{1,8}"
+    r"|\p{Han}{1,4}(?:市|都|道|府|県|省)\p{Han}{1,6}(?:区|市|県|町|村)\p{Han}{1,8}"
     r"(?:\d{1,5}号|\d{1,4}-\d{1,4}(?:-\d{1,4})?|\d{1,3}丁目(?:\d{1,4}番地?(?:\d{1,4}号)?)?)"
     # the building and flat of a Chinese address: 22栋1754室, 3号楼2单元501室
     r"(?:\d{1,4}(?:栋|幢|号楼|座)(?:\d{1,2}单元)?(?:\d{1,5}(?:室|号))?)?"
@@ -70,10 +77,18 @@ _ADDRESS = (
     r"|\p{Lu}[\p{Ll}ß]+(?:-\p{Lu}[\p{Ll}ß]+)+-(?:Straße|Strasse|Str\.|Weg|Gasse|Platz|Allee"
     r"|Damm|Ring|Ufer|Chaussee) \d{1,4}[a-z]?(?:, ?\d{5} " + _CAP + r")?"
     # India: मकान नं. 97, Hill Road, Bandra West; House No. 268, शिवाजी नगर; Flat No 4, Sector 21
-    r"|(?:मकान (?:नं\.?|नंबर|संख्या)|(?i:house|flat|plot|h\.) ?(?i:no\.?|number|#))"
-    r" ?\d{1,5}[A-Za-z]?(?:,? (?:\p{Lu}[\p{L}]*|\p{Devanagari}+|\d{1,6}\b)"
-    r"(?: (?:\p{Lu}[\p{L}]*|\p{Devanagari}+|\d{1,6}\b)){0,3}){1,3}"
+    r"|(?:(?:मकान (?:नं\.?|नंबर|संख्या)|(?i:house|flat|plot|h\.) ?(?i:no\.?|number|#))"
+    r" ?\d{1,5}[A-Za-z]?(?:[-/]\d{1,5})?|(?:Flat|House|Plot) \d{1,5}[A-Za-z]?(?:[-/]\d{1,5})?,"
+    r" (?:\p{Lu}\p{Ll}+ ){1,3}(?:Apartments|Residency|Towers?|Enclave|Heights|Complex|Society))"
+    r"(?:,? (?:\p{Lu}[\p{L}]*|\p{Devanagari}+|\d{1,6}\b)"
+    r"(?: (?:No\. \d{1,4}\b|\p{Lu}[\p{L}]*|\p{Devanagari}+|\d{1,6}\b)){0,3}){1,3}"
     r")"
+)
+
+# al. Jana Pawła II 13 m. 60, pl. Wolności 5: "al." and "pl." only where an address starts
+# (a line, a comma, "przy"), so a citation's "et al. Nature 521" is no street.
+_PL_ADDRESS = (
+    r"(?:(?m:^)[ \t]*|[,:;(][ \t]*|(?i:przy|adres)[ \t]+)(?P<value>(?:al|pl)\. " + _PL_STREET + ")"
 )
 
 # Am Anger 23a, An der Alster 4, Im Winkel 7: a preposition names the street. The number
@@ -116,12 +131,16 @@ _LABEL = (
     r"|kunde|kundin|patientin|mitarbeiter(?:in)?|vorname|nachname|nombre completo|apellidos?"
     r"|paciente|cliente|emplead[oa]|nome completo|cognome|paziente|klant|patiënt|naam"
     r"|имя|фамилия|фио|пациент(?:ка)?|клиент|сотрудник|контакт|ansprechpartner(?:in)?|mandant(?:in)?"
-    r"|bewerber(?:in)?|candidat(?:e)?|solicitante|interlocut(?:or|eur|rice))[ \t]*[:：][ \t]*"
+    r"|bewerber(?:in)?|candidat(?:e)?|solicitante|interlocut(?:or|eur|rice)|imię i nazwisko"
+    r"|nazwisko|klient(?:ka)?|pacjent(?:ka)?|nabywca|odbiorca|sprzedawca|najemca|wynajmujący"
+    r"|claimant|insured party|emergency contact|next of kin|policy holder)"
+    r"(?:[ \t]*[:：]|[ \t]+\.{3,})[ \t]*"
     # a bare "Name:" only where a label starts, so "File name:" is not a cue
     r"|(?:(?m:^)[ \t]*(?:[-*•>|#]+[ \t]*)?|[,;(|:][ \t]*)(?:\*\*)?"
-    r"(?i:name|nom|nombre|nome|imię|isim)[ \t]*[:：]"
+    r"(?i:name|nom|nombre|nome|imię|isim)(?:[ \t]*[:：]|[ \t]+\.{3,})"
     r"(?:\*\*)?[ \t]*"
-    r"|(?:姓名|氏名|名前|お名前|お客様|患者|患者名|客户|顾客|顧客|联系人|担当者|이름|성명|환자|고객"
+    r"|(?:姓名|氏名|名前|お名前|お客様|患者|患者名|客户|顾客|顧客|联系人|负责人|收货人|收件人|寄件人"
+    r"|申请人|经办人|担当者|이름|성명|환자|고객"
     r"|الاسم|المريض|العميل|नाम|मरीज़?|रोगी|ग्राहक|कर्मचारी)(?:[ \t]*[:：][ \t]*|[ \t]+)"
     r"|(?i:\b(?:patient|customer|client|employee|applicant|candidate|spoke with|talked to"
     r"|met with|gespräch mit|kundin|kunde|mandant(?:in)?|bewerber(?:in)?"
@@ -142,15 +161,7 @@ _INTRO = (
     r"|(?:someone|somebody|is|was|he's|she's)\s+(?:called|named))[ \t]+"
     r"|我叫|我的名字是|我的名字叫|私の名前は|わたしの名前は|제 이름은|저는 |اسمي |मेरा नाम "
 )
-_SIGNATURE = (
-    r"(?m:^)[ \t]*(?:(?i:best regards|kind regards|warm regards|regards|best wishes|cheers"
-    r"|thanks|thank you|many thanks|sincerely|yours sincerely|yours truly|best|all the best"
-    r"|take care|mit freundlichen grüßen|mit freundlichen grüssen|freundliche grüße"
-    r"|viele grüße|liebe grüße|beste grüße|grüße|gruß|cordialement|bien cordialement"
-    r"|bien à vous|amicalement|saludos|saludos cordiales|atentamente|un saludo|cordiali saluti"
-    r"|distinti saluti|un saluto|met vriendelijke groet|groeten|atenciosamente|att\.?|abraços"
-    r"|с уважением|всего доброго|敬具|此致敬礼)[ \t]*[,!.]?|--[ \t]?)[ \t]*\r?\n[ \t]*"
-)
+_SIGNATURE = r"(?m:^)[ \t]*(?:(?i:" + CLOSINGS + r")[ \t]*[,!.]?|--[ \t]?)[ \t]*\r?\n[ \t]*"
 _PERSON = (
     r"(?:" + _HONORIFIC + r"|" + _LABEL + r"|" + _INTRO + r"|" + _SIGNATURE + r")"
     r"(?P<value>" + _NAME + r")" + _NAME_END
@@ -182,10 +193,16 @@ _SPEAKER_AFTER_TIME = (
     r"|" + _CLOCK + r"[ \t]+[-–—][ \t]+)"
     r"(?P<value>" + _SPEAKER + r")[ \t]*[:：,]"
 )
+# Teams: "[Gestern 16:05] Jane Doe" / "[9:14 AM] Jane Doe" as a header line of its own
+_SPEAKER_HEADER = (
+    r"(?m:^)[ \t]*\[[^\]\n]{0,20}" + _CLOCK + r"\][ \t]*(?P<value>" + _SPEAKER + r")"
+    r"[ \t]*\r?(?m:$)"
+)
 # Slack's "Name  10:14 AM" on a line of its own; "- Name (14:02) :"
 _SPEAKER_BEFORE_TIME = (
-    r"(?m:^)[ \t]*(?:[-*•][ \t]*)?(?P<value>" + _SPEAKER + r")"
-    r"(?:[ \t]+" + _CLOCK + r"[ \t]*\r?(?m:$)|[ \t]*[(\[]" + _CLOCK + r"[)\]][ \t]*[:：])"
+    r"(?m:^)[ \t]*(?:[-*•][ \t]*|@)?(?P<value>" + _SPEAKER + r")"
+    r"(?:[ \t]+" + _CLOCK + r"[ \t]*\r?(?m:$)|[ \t]*[(\[]" + _CLOCK + r"[)\]][ \t]*[:：]"
+    r"|,[ \t]*\[[\d./\-]{6,10},? " + _CLOCK + r"\][ \t]*\r?(?m:$))"
 )
 # A chat line with no time: "Name Surname: text" at the start of a line. Labels of two
 # capitalized words ("Action Items:", "Root Cause:") are told apart by their words.
@@ -206,6 +223,46 @@ _DATA_VALUE = (
     r"(?P<value>" + _SPEAKER + r"|" + _LATIN_WORD + r", " + _LATIN_WORD + r")"
     r"(?:[\"',;)}\]]|\.?[ \t]*\r?(?m:$)|[ \t]+\()"
 )
+# FHIR: "name": [{"use": "official", "text": "Jane Doe"}] (or "family"/"given" in the same object)
+_FHIR_NAME = (
+    r'"name"[ \t]*:[ \t]*\[[ \t\r\n]*\{[^{}\]]{0,120}"text"[ \t]*:[ \t]*"'
+    r"(?P<value>" + _SPEAKER + r')"'
+)
+# HL7 v2: the patient's name is PID-5, a next of kin's NK1-2, a guarantor's GT1-3,
+# written FAMILY^GIVEN^MIDDLE: "PID|1||884215^^^NGH^MR||RANSOME^COLIN||19980504|F"
+_HL7_PART = r"\p{Lu}[\p{L}'’\-]*(?: \p{Lu}[\p{L}'’\-]*)?"
+_HL7_NAME = (
+    r"(?m:^)(?:PID(?:\|[^|\r\n]*){4}|NK1\|[^|\r\n]*|GT1(?:\|[^|\r\n]*){2})\|"
+    r"(?P<value>" + _HL7_PART + r"\^" + _HL7_PART + r"(?:\^" + _HL7_PART + r")?)[|^]"
+)
+# Quoted e-mail: "> On Wed, Jane Doe wrote:", "> 2025/03/21 清水杏 wrote:", "Op ... schreef X Y:"
+_WROTE = (
+    r"(?:(?m:^)|[\s,>])(?P<value>" + _SPEAKER + r")[ \t]+(?:wrote|schreef|schrieb|a écrit"
+    r"|escribió|ha scritto|escreveu|napisał|napisała|написала?)[ \t]*:"
+)
+# Introductions over the phone: "Hi, it's Jane Doe from Riverside Dental", "this is Jane Doe at"
+_ITS = (
+    r"(?i:\bit's|\bit’s|\bit is|\bthis is)[ \t]+(?P<value>" + _TWO_WORDS + r")"
+    r"[ \t]+(?:from|at|with|of|here|calling)\b"
+)
+# A name, then the person's id or birth: "Ewa Wójcik, PESEL 97020889117", "Jane Doe, born 1980"
+_NAME_THEN_ID = (
+    r"(?:(?m:^)|[^\p{L}\p{N}])(?P<value>" + _TWO_WORDS + r"), (?:PESEL|NIP|DNI|NIE|NIF|BSN|SSN"
+    r"|CPF|NINO|Codice [Ff]iscale|C\.F\.|(?i:born|geb\.|geboren|ur\.|urodzon[ay]|née?|nato|nata"
+    r"|nacid[oa]|DOB|date of birth))\b"
+)
+# Same-line closings: "Kind regards, Jane Doe", "Groet, Anouk Meijer" at the end of a line
+_CLOSING = (
+    r"(?m:^)[ \t]*(?i:" + CLOSINGS + r")[ \t]*,[ \t]*(?P<value>" + _TWO_WORDS + r")"
+    r"[ \t]*\.?\r?(?m:$)"
+)
+# Japanese and Chinese honorifics after a name: "木村大和様", "石川 凛さん、", "清水殿".
+# Two to four Han characters open the line, so "皆様" and "お客様" are not names.
+_HONORIFIC_AFTER = (
+    r"(?m:^)[ \t]*(?P<value>[\p{Han}々]{2,4}|[\p{Han}々]{1,3}[ 　][\p{Han}々]{1,3})"
+    r"(?:様|さん|殿|先生|くん|ちゃん|女士)"
+)
+
 # Rows of CSV or SQL values whose header names a person column (the rule's keywords):
 # a field that is exactly a name, after at most three fields without spaces (ids).
 _ROW_FIELD = (
@@ -219,14 +276,19 @@ _TABLE_CELL = r"\|[ \t]*(?P<value>" + _SPEAKER + r")[ \t]*\|[^\n]*(?:@|\d[\d ()/
 _ROLE_LABEL = (
     r"(?:(?m:^)|[^\p{L}])(?:(?i:name|owner|lead|colleague|colaborador|colaboradora|salarié"
     r"|salariée|employé|employée|empleado|empleada|funcionário|funcionária|pt|passenger"
-    r"|guest name|primary contact|point of contact|poc|approved by|signed by)[ \t]*[:：]"
+    r"|guest name|primary contact|point of contact|poc|approved by|signed by|passager|passagère"
+    r"|passeggero|passeggera|pasajero|pasajera|contraente|assicurat[oa]|asegurad[oa](?:/a)?"
+    r"|tomador|titular|bill to|ship to|sold to|aan|cognome e nome|nome e cognome"
+    r"|(?:name|nachname), vorname|apellidos y nombre|nom et prénom)[ \t]*[:：]"
     r"|(?:员工|職員|职员|社員|従業員|用户|利用者|(?:先方)?担当者?|お客様|患者様?)"
     r"(?:[ \t]*[:：（(][ \t]*|[ \t]+))[ \t]*"
     r"(?P<value>" + _LATIN_WORD + r", " + _LATIN_WORD + r"|" + _NAME + r")" + _NAME_END
 )
 _ROLE_CUE = (
     r"(?i:name|owner|lead|colleague|colaborador|salari\p{L}*|employ\p{L}*|empleado|funcion\p{L}*|pt|passenger"
-    r"|contact|poc|approved by|signed by)[ \t]*[:：]|员工|職員|职员|社員|従業員|用户|利用者"
+    r"|contact|poc|approved by|signed by|passag\p{L}*|passegger[oa]|pasajer[oa]|contraente"
+    r"|assicurat[oa]|asegurad[oa](?:/a)?|tomador|titular|to|aan|nome|vorname|nombre|prénom)"
+    r"[ \t]*[:：]|员工|職員|职员|社員|従業員|用户|利用者"
     r"|担当|お客様|患者"
 )
 # Running text: "el cliente Ana Pérez", "approved by Jane Doe", "Hi Jane Doe,"
@@ -237,47 +299,33 @@ _ROLE_WORD = (
     r"|reported by|assigned to|escalated to|office manager|account manager|name on the "
     r"(?:order|account|card|booking|reservation|ticket|invoice) is|hi|hello|dear|hey|hola"
     r"|bonjour|hallo|olá|oi|ciao|estimado|estimada|querido|querida|fiche client"
-    r"|client file|patient file)[ \t]+(?:[-–—][ \t]+)?)"
+    r"|client file|patient file|klient|klientka|pacjent|pacjentka|onboarding|offboarding"
+    r"|alta de emplead[oa]|baja de emplead[oa]|arrivée de|départ de)[ \t]+(?:[-–—][ \t]+)?)"
     r"(?P<value>" + _TWO_WORDS + r")" + _NAME_END
 )
 _ROLE_WORD_CUE = (
     r"(?i:cliente|paciente|usuari[oa]|usuári[oa]|utente|colaborador|ed by|off by|to|manager|is"
     r"|hi|hello|dear|hey|hola|bonjour|hallo|olá|oi|ciao|estimad[oa]|querid[oa]|client|patient"
-    r"|colaboradora) "
+    r"|colaboradora|klient|klientka|pacjent|pacjentka|onboarding|offboarding|emplead[oa]"
+    r"|arrivée de|départ de) "
 )
-
-# Words of labels, headings and things that take the shapes above: "Action Items:",
-# "Standup Meeting 10:00", {"name": "Production Cluster"}. Lower case.
-_LABEL_WORDS = """
-    action actions item items note notes step steps summary next root cause causes question
-    questions issue issues plan plans criteria message messages error errors warning info
-    debug trace details detail status update updates decision decisions risk risks context
-    background goal goals scope result results team server servers service services cluster
-    database build deploy deployment release version customer customers client clients user
-    users system bot admin support meeting meetings agenda minutes open known key keys
-    takeaways follow todo done review test tests report reports total date time subject
-    title description type code number address phone email name account project product
-    order invoice payment payments billing shipping delivery request response feature bug
-    fix task tasks ticket incident alert alerts monitor job pipeline stage production
-    staging prod dev main default primary secondary general random channel bank workspace
-    welcome new old today tomorrow yesterday monday tuesday wednesday thursday friday
-    saturday sunday january february march april may june july august september october
-    november december morning afternoon evening night daily weekly monthly standup sync
-    call calls office dept department division unit group inc corp ltd llc gmbh api app
-    web cloud data file files folder config settings notifications security team's sir
-    madam world everyone all there folks guys hr finance legal sales marketing engineering
-    operations ops devops platform infra infrastructure backend frontend mobile
-    connection refused failed failure timeout exception started stopped retry retrying
-    health check worker process queue cache proxy gateway host node
-"""
-_NOT_A_PERSON = frozenset(_LABEL_WORDS.split())
 
 
 def _person(value: str) -> bool:
     """A name by shape alone: a plausible name none of whose words is a label's."""
     return v.person_name(value) and not any(
-        word.strip(".,'’\"").lower() in _NOT_A_PERSON for word in value.split()
+        word.strip(".,'’\"").lower() in NOT_A_PERSON for word in value.split()
     )
+
+
+def _han_name(value: str) -> bool:
+    """A Han name before an honorific: not a role that takes one ("担当者様")."""
+    return value.replace("\u3000", " ").replace(" ", "") not in HAN_ROLES and v.person_name(value)
+
+
+def _hl7_name(value: str) -> bool:
+    """An HL7 FAMILY^GIVEN name, judged as the words it is made of."""
+    return _person(value.replace("^", " ").title())
 
 
 RULES: tuple[Rule, ...] = (
@@ -290,6 +338,16 @@ RULES: tuple[Rule, ...] = (
         gate="names",
         description="street addresses in US, UK, German, Dutch, French, Spanish, Italian, "
         "Portuguese, Indian, Russian, Chinese and Japanese forms, with postal codes",
+    ),
+    Rule(
+        name="street_address_pl",
+        kind="street_address",
+        category="personal",
+        pattern=_PL_ADDRESS,
+        priority=4,
+        gate="cues",
+        cue=r"(?:al|pl)\. \p{Lu}",
+        description="Polish avenues and squares ('al. Jana Pawła II 13 m. 60', 'pl. Wolności 5')",
     ),
     Rule(
         name="street_address_preposition",
@@ -348,6 +406,18 @@ RULES: tuple[Rule, ...] = (
         description="speakers before a time: Slack's 'Jane Doe  10:14 AM', '- Jane Doe (14:02) :'",
     ),
     Rule(
+        name="person_name_speaker_header",
+        kind="person_name",
+        category="personal",
+        pattern=_SPEAKER_HEADER,
+        validator=_person,
+        priority=3,
+        gate="cues",
+        cue=r"\d:\d\d[^\]\n]{0,6}\] ?\S",
+        description="speakers on a header line after a bracketed time (Teams: "
+        "'[Gestern 16:05] Jane Doe', '[9:14 AM] Jane Doe')",
+    ),
+    Rule(
         name="person_name_speaker_line",
         kind="person_name",
         category="personal",
@@ -384,6 +454,88 @@ RULES: tuple[Rule, ...] = (
         "('\"name\": \"Jane Doe\"', 'owner: Jane Doe', \"holder = 'Jane Doe'\")",
     ),
     Rule(
+        name="person_name_fhir",
+        kind="person_name",
+        category="personal",
+        pattern=_FHIR_NAME,
+        validator=_person,
+        priority=3,
+        gate="cues",
+        cue=r'"name"[ \t]*:[ \t]*\[',
+        description='names in FHIR HumanName objects (\'"name": [{"text": "Jane Doe"}]\')',
+    ),
+    Rule(
+        name="person_name_hl7",
+        kind="person_name",
+        category="personal",
+        pattern=_HL7_NAME,
+        keywords=("pid|", "nk1|", "gt1|"),
+        validator=_hl7_name,
+        priority=3,
+        gate="keywords",
+        description="names in HL7 v2 PID-5, NK1-2 and GT1-3 fields ('PID|1||884215||DOE^JANE||')",
+    ),
+    Rule(
+        name="person_name_wrote",
+        kind="person_name",
+        category="personal",
+        pattern=_WROTE,
+        validator=_person,
+        priority=3,
+        gate="cues",
+        cue=r"(?:wrote|schreef|schrieb|écrit|escribió|scritto|escreveu|napisała?|написала?)[ \t]*:",
+        description="authors of quoted mail ('On Wed, Jane Doe wrote:', "
+        "'2025/03/21 清水杏 wrote:')",
+    ),
+    Rule(
+        name="person_name_id",
+        kind="person_name",
+        category="personal",
+        pattern=_NAME_THEN_ID,
+        validator=_person,
+        priority=3,
+        gate="cues",
+        cue=r"\p{Ll}, (?:PESEL|NIP|DNI|NIE|NIF|BSN|SSN|CPF|NINO|Codice|C\.F\."
+        r"|(?i:born|geb|ur\.|urodzon|née?|nat[oa]|nacid|dob|date of birth))",
+        description="names before the person's id or birth ('Ewa Wójcik, PESEL 97020889117')",
+    ),
+    Rule(
+        name="person_name_its",
+        kind="person_name",
+        category="personal",
+        pattern=_ITS,
+        validator=_person,
+        priority=3,
+        gate="cues",
+        cue=r"(?i:it's|it’s|it is|this is) \p{Lu}",
+        description="callers who name themselves ('Hi, it's Jane Doe from Riverside Dental')",
+    ),
+    Rule(
+        name="person_name_closing",
+        kind="person_name",
+        category="personal",
+        pattern=_CLOSING,
+        validator=_person,
+        priority=3,
+        gate="cues",
+        cue=r"(?i:regards|wishes|cheers|thanks|sincerely|truly|best|groet|groeten|grüße|gruß"
+        r"|cordialement|saludos?|atentamente|saluti|pozdrawiam|poważaniem|atenciosamente|abraços)"
+        r"[ \t]*,[ \t]*\p{Lu}",
+        description="names after a closing on the same line ('Kind regards, Jane Doe')",
+    ),
+    Rule(
+        name="person_name_honorific_after",
+        kind="person_name",
+        category="personal",
+        pattern=_HONORIFIC_AFTER,
+        validator=_han_name,
+        priority=3,
+        gate="cues",
+        cue=r"\p{Han}(?:様|さん|殿|先生|くん|ちゃん|女士)",
+        description="Japanese and Chinese names opening a line before an honorific "
+        "('木村大和様', '石川 凛さん', '李明女士')",
+    ),
+    Rule(
         name="person_name_row",
         kind="person_name",
         category="personal",
@@ -406,6 +558,9 @@ RULES: tuple[Rule, ...] = (
             ", patient",
             ",holder",
             "holder,",
+            "name`,",
+            "name`)",
+            'name",',
         ),
         validator=_person,
         priority=3,

@@ -26,9 +26,12 @@ _CUE_ENDS = (" ", ":", ".", "#", "=", "_", "-", '"', "'", "\t", "\n", "：", "/"
 
 # --- phone numbers ------------------------------------------------------------------
 
-# Runs of 4-character groups are IBANs and card numbers, valid or not: the first
-# branches consume them without a value group so no phone is read out of their tail.
+# Runs of 4-character groups are IBANs and card numbers (4-6-5 and 4-6-4 are American
+# Express and Diners), valid or not: the first branches consume them without a value group
+# so no phone is read out of their tail.
 _GROUP_RUNS = (
+    # six or more groups of digits are a parcel or account number: 9400 12166 0632 7602 5755 63
+    r"\b\d{2,5}(?: \d{2,5}){5,}\b|\b\d{4}[ \-]\d{6}[ \-]\d{4,5}\b|"
     r"\b(?:[A-Z]{2}\d{2}(?: [A-Z0-9]{4}){2,}(?: [A-Z0-9]{1,3})?|\d{4}(?:[ \-]\d{4}){2,}"
     r"(?:[ \-]\d{1,4})?)\b"
 )
@@ -52,11 +55,13 @@ _PHONE = (
     r"|[6-9]\d{2}(?:-\d{3}-| \d{3} )\d{3}|1[3-9]\d(?:-\d{4}-| \d{4} )\d{4}"
     # unseparated mobiles: 07700900123 (GB), 0xxxxxxxxxx (IN), 13912345678 (CN)
     r"|0\d{9,10}|1[3-9]\d{9}"
+    # Italian mobiles, which have no trunk 0: 333 7515145, 347 123 4567
+    r"|3[1-9]\d (?:\d{6,7}|\d{3} \d{3,4})"
     r")\b"
 )
 # Full-width digits, as Japanese and Chinese input methods type them: ０９０－１２３４－５６７８.
 _PHONE_WIDE = (
-    r"(?:(?m:^)|[^０-９])(?P<value>[＋]?[０-９](?:[－ー‐−（）() ]?[０-９]){8,14})(?:[^０-９]|$)"
+    r"(?:(?m:^)|[^０-９＋+])(?P<value>[＋+]?[０-９](?:[－ー‐−（）() ]?[０-９]){8,14})(?:[^０-９]|$)"
 )
 _PHONE_WORDS = (
     *(f"phone{end}" for end in _CUE_ENDS),
@@ -98,16 +103,21 @@ _IP = (
 _DOB_LABEL = (
     r"(?i:(?:\b|_)d\.? ?o\.? ?b(?:\b|_)\.?|(?:(?m:^)|[^:])date[ _\-]?of[ _\-]?birth"
     r"|birth[ _\-]?date|birthday|\bborn(?: on)?\b|cumpleaños|anniversaire|naissance|\bnac\."
-    r"|geburtsdatum|geburtstag|geboren(?: am)?|\bgeb\.|date de naissance|n[ée](?:e|\(e\))? le"
-    r"|fecha de nacimiento|nacid[oa] el|naci[óo] el|data di nascita|nat[oa] il"
+    r"|geburtsdatum|geburtstag|geboren(?: am)?|\bgeb\.|date de naissance|\bn[ée](?:e|\(e\))? le"
+    r"|fecha de nacimiento|nacid[oa] el|naci[óo] el|data di nascita|nat[oa](?:/[ao]|\([ao]\))? il"
     r"|geboortedatum|data de nascimento|nascid[oa] em|data urodzenia|doğum tarihi"
     r"|дата рождения|д\. ?р\.|родил(?:ся|ась)|生年月日|出生日期|出生年月日|生日|誕生日|생년월일"
     r"|जन्म ?तिथि|तारीख़? जन्म|تاريخ الميلاد)"
 )
 _MONTH = (
-    r"(?i:jan|feb|f[ée]v|m[aä]r|apr|avr|abr|ma[iy]|mag|mei|jun|jui|giu|jul|lug|aug|ao[uû]|ago"
+    r"(?:(?i:jan|feb|f[ée]v|m[aä]r|apr|avr|abr|ma[iy]|mag|mei|jun|jui|giu|jul|lug|aug|ao[uû]|ago"
     r"|sep|set|o[ck]t|ott|out|nov|de[cz]|d[ée]c|dic|ene|gen|fev|янв|фев|мар|апр|ма[йя]|июн|июл"
-    r"|авг|сен|окт|ноя|дек)\p{L}*\.?"
+    r"|авг|сен|окт|ноя|дек"
+    # Polish months in the genitive a date takes: 4 kwietnia 1949
+    r"|sty|lut|kwi|maj|cze|lip|sie|wrz|pa[zź]|lis|gru)\p{L}*\.?"
+    # Hindi months, whose vowel signs are marks, not letters: 2 जनवरी 1963
+    r"|जनवरी|फ़?फरवरी|फ़रवरी|मार्च|अप्रैल|मई|जून|जुलाई|अगस्त|सितंबर|सितम्बर|अक्टूबर|अक्तूबर"
+    r"|नवंबर|नवम्बर|दिसंबर|दिसम्बर)"
 )
 _YEAR = r"(?:1[89]|20)\d{2}"
 _DATE = (
@@ -156,21 +166,28 @@ _CLINICAL_WORDS = (
 # column: the header names the column once, the rows below carry only values.
 _FIELD_START = r"(?:(?m:^)|[,;\t|(] ?)['\"]?"
 _FIELD_END = r"['\"]? ?(?:[,;\t|)]|(?m:$))"
+# A comma and a space before a bare date is prose as often as a row ("New York JFK,
+# 10/01/2025"): there the field must be quoted, as SQL and quoted CSV write it.
+_DOB_FIELD_START = r"(?:(?m:^)['\"]?|[;\t|(] ?['\"]?|,['\"]?|, ['\"])"
 _DOB_FIELD = (
-    _FIELD_START + r"(?P<value>" + _YEAR + r"[\-/.]\d{2}[\-/.]\d{2}|\d{1,2}[\-/.]\d{1,2}[\-/.]"
+    _DOB_FIELD_START + r"(?P<value>" + _YEAR + r"[\-/.]\d{2}[\-/.]\d{2}|\d{1,2}[\-/.]\d{1,2}[\-/.]"
     + _YEAR + r")" + _FIELD_END
 )  # fmt: skip
 _DOB_COLUMNS = (
-    *(f"{start}dob" for start in (",", " ", "_", "\t", "|", '"', "'", "(")),
+    *(f"{start}dob" for start in (",", " ", "_", "\t", "|", '"', "'", "(", "`")),
     "birth", "naissance", "nacimiento", "nascimento", "nascita", "geburt", "geboorte",
     "рождения", "生年月日", "出生",
 )  # fmt: skip
+
+# HL7 v2: the patient's birth date is PID-7, the seventh field of the PID segment, as
+# YYYYMMDD with an optional time (PID|1||MRN^^^HOSP^MR||ROE^JANE||19800412|F|...).
+_HL7_PID_DOB = r"(?m:^)PID\|(?:[^|\r\n]*\|){6}(?P<value>(?:1[89]|20)\d{6})(?:\d{2,6})?(?:[|^]|$)"
 
 _PASSPORT_WORDS = (
     *(f"passport{end}" for end in _CUE_ENDS),
     "passports", "pasaporte", "passeport", "passaporte", "passaporto", "reisepass",
     "паспорт", "护照", "旅券", "パスポート", "पासपोर्ट", "passnummer", "pass-nr", "travel document",
-    "document de voyage", "documento de viaje", "n° de passeport",
+    "document de voyage", "documento de viaje", "n° de passeport", "paspoort", "paszport",
 )  # fmt: skip
 _PASSPORT_SHAPES = (
     r"\d{9}|[A-Z]{1,3}\d{6,9}|\d{2}[A-Z]{2}\d{5}|[A-Z0-9]{9}|\d{2} \d{7}|[A-Z]{2}\d[A-Z0-9]{6}"
@@ -264,7 +281,13 @@ RULES: tuple[Rule, ...] = (
         category="personal",
         pattern=r"\b(?P<value>\d{9})\b",
         keywords=("ssn", "social security", "seguro social", "sécurité sociale américain"),
-        context=(*(f"ssn{end}" for end in _CUE_ENDS), "social security", "seguro social"),
+        context=(
+            *(f"ssn{end}" for end in _CUE_ENDS),
+            "ssn）",
+            "ssn)",
+            "social security",
+            "seguro social",
+        ),
         validator=v.us_ssn,
         priority=12,
         description="US social security numbers without dashes, next to 'SSN'",
@@ -323,6 +346,17 @@ RULES: tuple[Rule, ...] = (
         validator=v.birth_date,
         priority=10,  # a labelled date is the same finding, named by its rule
         description="dates as fields of CSV rows, SQL tuples and tables with a birth-date column",
+    ),
+    Rule(
+        name="date_of_birth_hl7",
+        kind="date_of_birth",
+        category="personal",
+        pattern=_HL7_PID_DOB,
+        keywords=("pid|",),
+        gate="keywords",
+        validator=v.compact_birth_date,
+        priority=11,
+        description="dates of birth in HL7 v2 PID segments (PID-7, YYYYMMDD)",
     ),
     Rule(
         name="passport",

@@ -44,8 +44,10 @@ from ._secret_checks import (
     _PROSE_QUALIFIER,
     _PROSE_WORD,
     _PW_NAMES,
+    _PW_NAMES_FOREIGN,
     _QUOTED,
     _bare,
+    _basic_credentials,
     _literal,
     _mixed,
     _mixed_not_url,
@@ -96,8 +98,11 @@ _SESSION_COOKIE_CUE = (
 # ``<data>--<digest>``); a full stop or colon at its end belongs to the sentence.
 _SESSION_VALUE = r"(?P<value>[A-Za-z0-9%_~+/=!*-][A-Za-z0-9%._~+/=:!*-]{6,}[A-Za-z0-9%_~+/=!*-])"
 _PW_ASSIGNED = r"(?i)(?:\b" + _PW_NAMES + _ASSIGN + r"|--" + _PW_NAMES + r"(?:=|[ \t]+)[\"']?)"
+_PW_KEYWORDS = "pass|pwd|pswd|contrase|kennwort|wachtwoord|senha|haslo|hasło|senord|salasana"
 _PW_QUERY = r"(?i)[?&]" + _PW_NAMES + r"="
-_PW_QUOTED = r"(?i)\b" + _PW_NAMES + r"(?:[\"']\]?)?[ \t]*(?:=|:=|=>|:)[ \t]*"
+_PW_QUOTED = (
+    r"(?i)\b(?:" + _PW_NAMES + "|" + _PW_NAMES_FOREIGN + r")(?:[\"']\]?)?[ \t]*(?:=|:=|=>|:)[ \t]*"
+)
 _SECRET_QUERY = r"(?i)[?&]" + _CREDENTIAL_NAMES + r"="
 _SECRET_ASSIGNED = (
     r"(?i)(?:\b" + _CREDENTIAL_NAMES + r"(?:" + _ASSIGN + r"|[ \t]+(?:is|was)[ \t]+[\"']?)"
@@ -120,15 +125,24 @@ def _prose_password(least: int) -> str:
 
 # A few words between the word and a verb: "the new password I set is X".
 _PROSE_GAP_VERB = (
-    r"[ \t]+(?:[^\s:：=]{1,20}[ \t]+){1,3}"
+    r"[ \t]+(?:[^\s:：=]{1,20}[ \t]+){1,5}"
     r"(?:is|was|is now|ist|lautet|est|es|é|è|jest|är|er|это)[ \t]+"
 )
 # A reply on the line after a question about the password: "¿me pasas la contraseña?"
 # then "Eusebio: es pixel7655!", "急ぎなら → Sommer1985#", "Meena: maple35 - mat batana".
 _PROSE_REPLY = (
-    r"[^\r\n?？]{0,60}[?？][ \t]*\r?\n"
+    r"[^\r\n?？]{0,60}[?？](?:[ \t]+[^\r\n?？]{1,60})?[ \t]*\r?\n"
+    # a chat client's header line between question and answer: "[Gestern 16:07] IT-Servicedesk"
+    r"(?:\[[^\]\r\n]{1,30}\][^\r\n:：]{0,40}\r?\n)?"
     r"(?:[^\r\n]{0,60}?(?::[ \t]+|：[ \t]*))?"
     r"(?:(?:it's|it is|its|es|is|ist|c'est|é|è|это|hai)[ \t]+|[^\r\n]{0,60}?(?:→|->|=>)[ \t]*)?"
+)
+# An adjective after the word, where Romance languages put it: "mot de passe provisoire X",
+# "contraseña temporal X", "password provvisoria X".
+_PROSE_ADJECTIVE = (
+    r"(?:[ \t]+(?:provisoire|temporaire|initial|initiale|provisional|provisoria|temporal"
+    r"|inicial|provvisoria|temporanea|iniziale|provis[óo]ria|tempor[áa]ria|nouveau|nuevo|nueva"
+    r"|nuova|nova|nuovo|novo))?"
 )
 _PROSE_KEYWORDS = (
     "pass|wort|mot de passe|contrase|senha|wachtwoord|has|parola|senord|kode|"
@@ -251,7 +265,7 @@ RULES: tuple[Rule, ...] = (
     _token(
         "password_assignment",
         _PW_ASSIGNED + _BARE,
-        "pass|pwd|pswd",
+        _PW_KEYWORDS,
         "password assignments in .env, YAML, JSON, TOML, INI, shell, code and CLI flags",
         kind="password",
         validator=_bare,
@@ -262,7 +276,7 @@ RULES: tuple[Rule, ...] = (
     _token(
         "password_query_parameter",
         _PW_QUERY + _BARE_QUERY,
-        "pass|pwd|pswd",
+        _PW_KEYWORDS,
         "passwords in URL query strings and key=value&... connection parameters",
         kind="password",
         validator=_bare,
@@ -273,7 +287,7 @@ RULES: tuple[Rule, ...] = (
     _token(
         "password_assignment_quoted",
         _PW_QUOTED + _QUOTED,
-        "pass|pwd|pswd",
+        _PW_KEYWORDS,
         "quoted password literals (which may contain spaces)",
         kind="password",
         validator=_literal,
@@ -329,6 +343,7 @@ RULES: tuple[Rule, ...] = (
         "password_in_prose_bare",
         r"(?i)"
         + _PROSE_WORD
+        + _PROSE_ADJECTIVE
         + r"(?:[ \t]+(?:is|was|ist|lautet|est|es|é|è|jest|är|er|это))?(?:[ \t]*\r?\n[ \t]*|[ \t]+)"
         + _prose_password(5),
         _PROSE_KEYWORDS,
@@ -451,5 +466,82 @@ RULES: tuple[Rule, ...] = (
         priority=8,
         min_entropy=3.0,
         cue=_PROSE_NOUN,
+    ),
+    # --- Key-value pairs where the key is itself a value: Postman collections and
+    # environments store every variable as {"key": "<name>", "value": "<value>"}.
+    _token(
+        "postman_password_variable",
+        r"(?i)\{[ \t]*\"key\"[ \t]*:[ \t]*\"[a-z0-9_.-]*(?:pass(?:word|wd|phrase)?|pwd|pswd"
+        r"|passwort|kennwort|wachtwoord|contrase(?:n|ñ)a|senha)\"[ \t]*,[ \t]*\"value\"[ \t]*:"
+        r"[ \t]*" + _QUOTED,
+        '"key"',
+        'passwords in Postman variables ({"key": "adminPass", "value": "X"})',
+        kind="password",
+        validator=_bare,
+        priority=11,
+        min_entropy=2.0,
+    ),
+    _token(
+        "postman_auth",
+        r"(?i)\"(?:apikey|bearer|basic|oauth2|digest|hawk|awsv4|ntlm)\"[ \t]*:[ \t]*\[[^\]]{0,200}?"
+        r"\{[ \t]*\"key\"[ \t]*:[ \t]*\"(?:value|token|password|accesstoken|secretkey|authkey)\""
+        r"[ \t]*,[ \t]*\"value\"[ \t]*:[ \t]*" + _QUOTED,
+        '"key"',
+        'credentials in a Postman collection\'s auth block ({"key": "value", "value": "X"})',
+        kind="auth_header",
+        validator=_literal,
+        priority=25,
+        min_entropy=2.5,
+    ),
+    # --- HTTP Basic credentials named in prose ("the basic auth is Basic dXNlcjpwYXNz"):
+    # only base64 that decodes to user:password.
+    _token(
+        "basic_credentials",
+        r"(?i)\bbasic[ \t]+(?P<value>[A-Za-z0-9+/]{8,}={0,2})(?:[^A-Za-z0-9+/=]|$)",
+        "basic",
+        "HTTP Basic credentials (base64 of user:password) after the word 'Basic'",
+        kind="auth_header",
+        validator=_basic_credentials,
+        priority=25,
+        min_entropy=2.5,
+    ),
+    # --- "the read-only key for the dashboard embed: `X`": a key handed over in chat,
+    # in backticks after a colon.
+    _token(
+        "key_in_prose",
+        r"(?i)\b(?:key|token)[ \t]+for[ \t]+[^:：`\r\n]{1,40}[:：][ \t]*`"
+        r"(?P<value>[A-Za-z0-9_+/=.~-]{16,200})`",
+        "key for|token for",
+        "keys and tokens handed over in prose, in backticks ('the key for the embed: `X`')",
+        kind="api_key",
+        validator=_bare,
+        priority=8,
+        min_entropy=3.0,
+    ),
+    # --- ASP.NET appsettings.json and the like: a signing key under a JWT section.
+    _token(
+        "jwt_signing_key",
+        r"(?i)\"(?:key|signingkey|issuersigningkey|securitykey)\"[ \t]*:[ \t]*" + _QUOTED,
+        '"key"|signingkey|securitykey',
+        'JWT signing keys in JSON settings ("Jwt": {"Issuer": ..., "Key": "X"})',
+        kind="secret",
+        validator=_literal,
+        priority=10,
+        min_entropy=3.5,
+        context="jwt|issuer|audience|bearer",
+        window=120,
+    ),
+    # --- A secret printed by the command that decoded it: kubectl get secret -o
+    # jsonpath='{.data.password}' | base64 -d, and the value on the next line.
+    _token(
+        "decoded_secret_output",
+        r"(?i)jsonpath=[^\r\n]*(?:pass|secret|token|key)[^\r\n]*\|[ \t]*base64[ \t]+"
+        r"(?:-d|--decode|-D)\b[^\r\n]*\r?\n(?P<value>[^\s]{4,200})(?:\r?\n|$)",
+        "base64",
+        "secrets printed by kubectl get secret ... | base64 -d, on the line after",
+        kind="password",
+        validator=_literal,
+        priority=12,
+        min_entropy=2.0,
     ),
 )

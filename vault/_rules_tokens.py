@@ -321,6 +321,13 @@ _RULES: tuple[Rule, ...] = (
         "Terraform Cloud / Enterprise API tokens",
     ),
     _token(
+        "airtable_token",
+        # pat + 14 characters (the token id), a dot, and 64 hex of secret.
+        r"\b(?P<value>pat[A-Za-z0-9]{14}\.[a-f0-9]{64})" + _END,
+        "pat",
+        "Airtable personal access tokens",
+    ),
+    _token(
         "saas_token",
         r"\b(?P<value>ATATT3[A-Za-z0-9_=-]{150,250}|ATCTT3[A-Za-z0-9_=-]{150,250}"
         r"|lin_(?:api|oauth)_[A-Za-z0-9]{40,64}|PMAK-[a-f0-9]{24}-[a-f0-9]{34}"

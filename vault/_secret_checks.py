@@ -83,7 +83,9 @@ _IDENTIFIER = re.compile(r"[a-z_]+|[A-Z_]+")
 # A note in brackets after the word ("password (prod): ..."), not the password.
 _ANNOTATION = re.compile(r"[(（][^\W\d_]+(?:[ .-][^\W\d_]+)*[)）][:：]?")
 _YAML_REFERENCE = re.compile(r"[&*][A-Za-z_][A-Za-z0-9_.-]{0,63}")
-_SHELL_VAR = re.compile(r"\$(?:[{(]|[A-Za-z_][A-Za-z0-9_]*$)|%[A-Za-z_][A-Za-z0-9_]*%")
+# A shell or Windows variable: "${DB_PASS}", "$(cat pw)", "$DB_PASS", "%APPDATA%\\key"; a
+# generated key may start with "%w%(" too, so a Windows name must end the value or a path.
+_SHELL_VAR = re.compile(r"\$(?:[{(]|[A-Za-z_][A-Za-z0-9_]*$)|%[A-Za-z_][A-Za-z0-9_]*%(?:$|[\\/])")
 
 
 # A reference into a secret manager, which a deploy resolves: Bank-Vaults and vals
@@ -135,6 +137,17 @@ def _mixed(value: str) -> bool:
     return (
         _bare(value) and any(ch.isalpha() for ch in core) and any(not ch.isalpha() for ch in core)
     )
+
+
+def _basic_credentials(value: str) -> bool:
+    """Base64 that decodes to ``user:password``, as an HTTP Basic credential does: the
+    decoding tells it from a word that happens to follow "basic" in prose."""
+    try:
+        decoded = base64.b64decode(value + "=" * (-len(value) % 4), validate=True).decode()
+    except (binascii.Error, UnicodeDecodeError):
+        return False
+    user, colon, password = decoded.partition(":")
+    return bool(colon and user and password and decoded.isprintable())
 
 
 def _bare(value: str) -> bool:
@@ -303,6 +316,12 @@ _PEM_END = r"-{4,5} ?END[ A-Z0-9]*PRIVATE KEY(?: BLOCK)? ?-{4,5}"
 _PW_NAMES = (
     r"(?:[a-z0-9_.-]*(?:password|passwd|passwort|passphrase|pwd|pswd)"
     r"|(?:[a-z0-9]+[_.-])*(?:pass|passcode))"
+)
+# The same key in other languages' configs (contrasena_bd = "...", kennwort = "..."), for
+# quoted values only: unquoted, "contraseña: X" is prose, which the prose rules read.
+_PW_NAMES_FOREIGN = (
+    r"(?:[a-z0-9_.-]*(?:contrase(?:n|ñ)a|kennwort|wachtwoord|senha|has(?:l|ł)o|l(?:ö|o)senord"
+    r"|salasana|mot_?de_?passe)(?:_[a-z]{2,5})?)"
 )
 _CREDENTIAL_NAMES = (
     r"(?:[a-z0-9]+[_.-])*(?:"

@@ -218,6 +218,24 @@ _DATE_SHAPE = re.compile(r"\d{1,4}[./-]\d{1,2}[./-]\d{2,4}")
 _PHONE_REGIONS = ("US", "GB", "DE", "FR", "ES", "IT", "IN", "BR", "JP", "CN", "RU", "NL", "AU")
 
 
+# Numbers set aside for fiction, which films, books and examples print, so that they
+# reach no one: NANP 555-0100 to 555-0199 in every area code, and Ofcom's drama ranges
+# (020 7946 0xxx, 0113 496 0xxx, 07700 900xxx, ...), as national significant numbers.
+_FICTIONAL_NANP = re.compile(r"1?\d{3}55501\d{2}")
+_FICTIONAL_GB = re.compile(
+    r"(?:2079460|11[3-8]4960|1[2-69]14960|2896496|2920180|1632960|7700900|8081570|9098790"
+    r"|3069990)\d{3}"
+)
+
+
+def fictional_phone(number: str) -> bool:
+    """The digits of a number from a range reserved for drama and examples."""
+    if _FICTIONAL_NANP.fullmatch(number):
+        return True
+    national = number[2:] if number.startswith("44") else number
+    return bool(_FICTIONAL_GB.fullmatch(national.removeprefix("0")))
+
+
 @functools.lru_cache(maxsize=4096)
 def phone(value: str) -> bool:
     """A phone number libphonenumber accepts: possible with its +country code, else valid
@@ -229,7 +247,7 @@ def phone(value: str) -> bool:
     if value.startswith("(+"):
         value = value[1:].replace(")", "", 1)  # (+34) 91 375 95 71
     number = digits(value)
-    if not 7 <= len(number) <= 15 or len(set(number)) < 3:
+    if not 7 <= len(number) <= 15 or len(set(number)) < 3 or fictional_phone(number):
         return False
     try:
         if value.startswith("+"):
@@ -276,6 +294,15 @@ def birth_date(value: str) -> bool:
     if year is None or not 1900 <= int(year.group(1)) <= datetime.date.today().year:
         return False
     return date_parts(value)
+
+
+def compact_birth_date(value: str) -> bool:
+    """A YYYYMMDD date, as HL7 writes it, that someone alive could be born on."""
+    try:
+        born = datetime.date(int(value[:4]), int(value[4:6]), int(value[6:8]))
+    except ValueError:
+        return False
+    return born.year >= 1900 and born <= datetime.date.today()
 
 
 # Words that follow a cue ("Customer:", "Dr.", "Thanks,") without being anyone's name.
