@@ -6,6 +6,7 @@
     .venv/bin/python tests/corpus/generate.py --blind    # prints one written blind to the detectors
     .venv/bin/python tests/corpus/generate.py --blind2   # a second blind one (blind2.py)
     .venv/bin/python tests/corpus/generate.py --blind3   # a third blind one (blind3.py)
+    .venv/bin/python tests/corpus/generate.py --blind4   # a fourth blind one (blind4.py)
 
 Each sample is a realistic agent note (chat transcript, config file, log, shell
 history, code, ticket, clinical, HR or CRM note, in one of several languages)
@@ -2413,6 +2414,15 @@ def build_blind3(count: int = 320) -> list[dict[str, object]]:
     return blind3.build_blind3(count)
 
 
+def build_blind4(count: int = 330) -> list[dict[str, object]]:
+    """A fourth blind corpus, kept in its own module (tests/corpus/blind4.py)."""
+    if __package__:  # imported as tests.corpus.generate
+        from tests.corpus import blind4
+    else:  # run as a script: this file's folder is on sys.path
+        import blind4  # type: ignore[no-redef]
+    return blind4.build_blind4(count)
+
+
 def dump(samples: list[dict[str, object]]) -> str:
     return "".join(json.dumps(s, ensure_ascii=False, sort_keys=True) + "\n" for s in samples)
 
@@ -2432,6 +2442,9 @@ def main() -> int:
         return 0
     if sys.argv[1:] == ["--blind3"]:
         sys.stdout.write(dump(build_blind3()))
+        return 0
+    if sys.argv[1:] == ["--blind4"]:
+        sys.stdout.write(dump(build_blind4()))
         return 0
     samples = build()
     OUT.write_text(dump(samples), encoding="utf-8")

@@ -1,6 +1,6 @@
 """Measure the redaction filter on one labeled corpus and print recall and destruction.
 
-    .venv/bin/python tests/corpus/measure.py --variant blind3   # or blind2, blind, fresh, …
+    .venv/bin/python tests/corpus/measure.py --variant blind4   # or blind3, blind2, blind, fresh, …
     .venv/bin/python tests/corpus/measure.py --variant blind --misses 40
 
 The numbers are the ones tests/test_quality.py asserts on, computed the same way with its
@@ -31,6 +31,7 @@ VARIANTS: dict[str, Callable[[], list[dict]]] = {
     "blind": generate.build_blind,
     "blind2": generate.build_blind2,
     "blind3": generate.build_blind3,
+    "blind4": generate.build_blind4,
 }
 GROUPS = (
     ("secrets", generate.SECRET_KINDS),
