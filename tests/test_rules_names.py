@@ -192,3 +192,98 @@ def test_addresses_in_more_languages_found(text: str, value: str) -> None:
 def test_more_look_alikes_kept(text: str) -> None:
     """Citations, events, bot and team names, roles with honorifics and empty fields stay."""
     assert names(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("Anställd: Lindqvist, Gustav   Personnr: 720412-4197", "Lindqvist, Gustav"),
+        ("Vårdnadshavare: Linnéa Forsberg, linnea75@example.se", "Linnéa Forsberg"),
+        ("Müşteri: Çelik, Mehmet\nIBAN: TR37", "Çelik, Mehmet"),
+        ("Ad Soyad: Gülşen Aydın\nT.C. Kimlik No", "Gülşen Aydın"),
+        ("- Yedek sorumlusu Büşra Kaya, cep 0212 351 46 13", "Büşra Kaya"),
+        ("inventory/prod.ini — спросить у Светлана Шубин перед правкой", "Светлана Шубин"),
+        ("От Константин Чернышёв, проживающего по адресу", "Константин Чернышёв"),
+        ("اسم المريض: هيفاء بن محمد الكعبي\n", "هيفاء بن محمد الكعبي"),
+        ("الموظف: نورة السويدي\n", "نورة السويدي"),
+        ("Họ tên người bệnh: Đỗ Bích Ngọc\nNgày sinh", "Đỗ Bích Ngọc"),
+        ("Nhân viên: Hoàng Bích Ngọc   CCCD 001301340609", "Hoàng Bích Ngọc"),
+        ("환자명: 최도윤   주민등록번호", "최도윤"),
+        ("배송지: 서울특별시 마포구 월드컵북로 3, 받는 사람 이지훈", "이지훈"),
+        ("Patient: KINGSBURY, Fiona    DOB: 19-Dec-1972", "KINGSBURY, Fiona"),
+        ("SUMMARY:Quarterly review with Imogen Pendleton\n", "Imogen Pendleton"),
+        ("ORGANIZER;CN=Bridget Ashworth:mailto:ab@example.com", "Bridget Ashworth"),
+        ("BEGIN:VCARD\nN:HOLLOWAY, Maeve;;;\nFN:Maeve Holloway\n", "HOLLOWAY, Maeve"),
+        ("BEGIN:VCARD\nN:HOLLOWAY, Maeve;;;\nFN:Maeve Holloway\n", "Maeve Holloway"),
+        ("[~Tabitha Merriweather] I could reproduce", "Tabitha Merriweather"),
+        ("@Torsten Rautenberg Kunde meldet", "Torsten Rautenberg"),
+        ('"username": "Imogen Crowley"}', "Imogen Crowley"),
+        ("Astreinte : Océane Carpentier — 07.85.67.38.06", "Océane Carpentier"),
+    ],
+)
+def test_names_after_form_labels_in_more_languages_found(text: str, value: str) -> None:
+    """Swedish, Turkish, Russian, Arabic, Vietnamese, Korean labels; vCard, iCal, mentions."""
+    assert covered(text, "person_name", value)
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("Hemadress: Kungsgatan 59\n", "Kungsgatan 59"),
+        ("Tallstigen 30, lgh 1102\nUtbetalning", "Tallstigen 30, lgh 1102"),
+        ("Adress: Björkvägen 65 A, 113 45 Stockholm", "Björkvägen 65 A"),
+        ("Adres: İstiklal Cad. No:29/3\n", "İstiklal Cad. No:29/3"),
+        ("Adres: Bağdat Caddesi No:32 D:4, Kadıköy", "Bağdat Caddesi No:32 D:4"),
+        (
+            "Адрес: Невский пр., дом 124, корп. 2, кв. 181, СПб",
+            "Невский пр., дом 124, корп. 2, кв. 181",
+        ),
+        ("Адрес: ш. Энтузиастов, дом 129, кв. 41,", "ш. Энтузиастов, дом 129, кв. 41"),
+        ("العنوان: شارع الشيخ زايد 497، مبنى 4، الرياض", "شارع الشيخ زايد 497، مبنى 4"),
+        (
+            "Địa chỉ: 177/12 Điện Biên Phủ, Phường Bến Nghé\n",
+            "177/12 Điện Biên Phủ, Phường Bến Nghé",
+        ),
+        ("Địa chỉ: 268 Ngõ 5 Nguyễn Huệ, Quận 3\n", "268 Ngõ 5 Nguyễn Huệ, Quận 3"),
+        (
+            "주소: 경기도 성남시 분당구 판교역로 89, 101동 1203호\n",
+            "경기도 성남시 분당구 판교역로 89, 101동 1203호",
+        ),
+        (
+            "배송지: 부산광역시 해운대구 센텀중앙로 105 5층, 받는",
+            "부산광역시 해운대구 센텀중앙로 105 5층",
+        ),
+        ("Cabinet Perrin\n12, cours Mirabeau, 75010 Paris", "12, cours Mirabeau"),
+        ("Domicilio: Ronda de Segovia 71, 5º 2ª\n", "Ronda de Segovia 71, 5º 2ª"),
+        ("Domicilio: Camino Real 71, bajo\n", "Camino Real 71, bajo"),
+        ("Grünewald, Hartmut\nUlmenweg 96 / 2. OG\n", "Ulmenweg 96 / 2. OG"),
+    ],
+)
+def test_addresses_of_nordic_turkish_russian_arabic_vietnamese_korean_found(
+    text: str, value: str
+) -> None:
+    """Swedish -gatan/-vägen with lgh, Turkish Cad. No:, Russian дом/кв., شارع, Phường, 로/길."""
+    assert covered(text, "street_address", value)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Sürücü: Yok",
+        "hasta: Evet",
+        "Elev: 5B",
+        "Kund: Acme AB",
+        "Terminalgate 12 opens at noon",
+        "2024 Release Notes, P. 5",
+        "Quarterly meeting with Google Cloud team",
+        "escalate to Production Support",
+        "FN:Acme Support",
+        "Organizer: Platform Team",
+        "Plan: Kungsgatan",
+        "release 1.2 Python 3, Q. 4",
+        "플랫폼로 2 업데이트",
+    ],
+)
+def test_form_label_look_alikes_kept(text: str) -> None:
+    """Answers after labels, compounds ending in -gate, page refs and team names stay."""
+    assert names(text) == []

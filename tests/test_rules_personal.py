@@ -830,3 +830,63 @@ def test_pesel_checks() -> None:
     assert ids.pl_pesel(pesel("0327105389"))
     assert not ids.pl_pesel(pesel("0313105389"))  # month 13
     assert not ids.pl_pesel("97020889118")
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "value"),
+    [
+        ("al contacto: 96 956 8402.", "phone", "96 956 8402"),
+        ("Điện thoại: 0979.053.775", "phone", "0979.053.775"),
+        ("Контактный телефон: 8-908-437-60-59", "phone", "8-908-437-60-59"),
+        ("sorumlusu, cep 0 (533) 857 86 75.", "phone", "0 (533) 857 86 75"),
+        ("تاريخ الميلاد: 10 يونيو 1978م", "date_of_birth", "10 يونيو 1978م"),
+        ("Födelsedatum: 1943-02-02", "date_of_birth", "1943-02-02"),
+        ("дата рождения 23 февраля 1976 г.", "date_of_birth", "23 февраля 1976 г."),
+        ("дата рождения 20.07.1994г.", "date_of_birth", "20.07.1994г."),
+        ("BDAY:19960328", "date_of_birth", "19960328"),
+        ("doğum tarihi 1 Ekim 1963", "date_of_birth", "1 Ekim 1963"),
+        ("Ngày sinh: 13/01/1991", "date_of_birth", "13/01/1991"),
+        ("Pass (för klassresan): 73928462.", "passport", "73928462"),
+        ("رقم جواز السفر: K1191646", "passport", "K1191646"),
+        ("pasaport no U08840981", "passport", "U08840981"),
+        ("hộ chiếu N8357407", "passport", "N8357407"),
+        ("여권번호 R53432948, 만료 2026.08.14", "passport", "R53432948"),
+        ("ИНН 786357690061", "national_id", "786357690061"),
+        ("رقم الهوية الوطنية: 1300913975", "national_id", "1300913975"),
+        ("رقم الهوية الإماراتية: 784-1998-8363730-0", "national_id", "784-1998-8363730-0"),
+        ("Personnr: 720412-4197", "national_id", "720412-4197"),
+        ("personnummer 19841220-6842", "national_id", "19841220-6842"),
+        ("Số CCCD: 001201910067", "national_id", "001201910067"),
+        ("주민등록번호: 520825-1440655", "national_id", "520825-1440655"),
+        ("T.C. Kimlik No: 24601533576", "national_id", "24601533576"),
+    ],
+)
+def test_blind3_languages_detected(text: str, kind: str, value: str) -> None:
+    """Labels and formats of Arabic, Swedish, Russian, Turkish, Vietnamese and Korean forms."""
+    assert any(k == kind and value in f for _, k, f in found(text)), found(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Номер карты больного PO 0872785960.",
+        "per caller. Claim no. #527923734, reserve £28,801.60.",
+        "Letter ref PO 0555514639 — cc: patient",
+        "ИНН 786357690062",  # check digit off by one
+        "Personnr: 720412-4198",  # Luhn fails
+        "T.C. Kimlik No: 24601533577",
+        "رقم الهوية الوطنية: 1300913976",
+    ],
+)
+def test_blind3_look_alikes_kept(text: str) -> None:
+    """Order references are not phones; national ids whose check digits fail stay."""
+    assert found(text) == [], found(text)
+
+
+def test_national_id_checks() -> None:
+    """INN, personnummer, TC Kimlik and Gulf ids need their check digits."""
+    assert ids.ru_inn("7707083893") and not ids.ru_inn("7707083894")
+    assert ids.se_personnummer("811218-9876") and not ids.se_personnummer("811318-9876")
+    assert ids.tr_tc_kimlik("10000000146") and not ids.tr_tc_kimlik("00000000146")
+    assert ids.gulf_id("784-1998-8363730-0") and not ids.gulf_id("785199883637300")
+    assert ids.vn_cccd("001201910067") and not ids.vn_cccd("099201910067")

@@ -891,3 +891,56 @@ def test_held_out_look_alikes_kept(redactor: Redactor, text: str) -> None:
     assert "CASE-70167681" not in "".join(f for _, _, f in secret_findings(redactor, text))
     if "CASE-" not in text and "Ab?cd12" not in text:
         assert secret_findings(redactor, text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "value"),
+    [
+        ("- كلمة المرور لحساب root: Sahara#846\n", "password", "Sahara#846"),
+        ("user ubuntu, mật khẩu halong42Saigon$\n", "password", "halong42Saigon$"),
+        ("kullanıcı deploy, şifre Karadeniz#718\n", "password", "Karadeniz#718"),
+        (
+            '"headers": [{"name": "x-api-key", "value": '
+            '"3jsFiO0uUjcfF82g9c13RUJ9viKD8tPWm9wYDrKb"}]',
+            "auth_header",
+            "3jsFiO0uUjcfF82g9c13RUJ9viKD8tPWm9wYDrKb",
+        ),
+        (
+            '"cookies": [{"name": "sid", "value": "4biqv0iwy2a5d4f9dm8qgt478osy83fc"}]',
+            "cookie",
+            "4biqv0iwy2a5d4f9dm8qgt478osy83fc",
+        ),
+        (
+            "- 세션 쿠키 유출 의심: SESSION=EE535E5DEDDB88E1712D9E04D94DBE71\n",
+            "cookie",
+            "EE535E5DEDDB88E1712D9E04D94DBE71",
+        ),
+        (
+            "jwtSigningKey: haGj368LHGOVm2kUloKSeWeJAzHNuFK3wPVVZcbr\n",
+            "secret",
+            "haGj368LHGOVm2kUloKSeWeJAzHNuFK3wPVVZcbr",
+        ),
+        (
+            '{"key": "webhookSecret", "value": "4212bc1a97020cecb862520df6d492c2a9013791", '
+            '"type": "secret"}',
+            "secret",
+            "4212bc1a97020cecb862520df6d492c2a9013791",
+        ),
+    ],
+)
+def test_blind3_secret_shapes(redactor: Redactor, text: str, kind: str, value: str) -> None:
+    """Password labels in Arabic, Vietnamese and Turkish, HAR and Postman pairs, Helm keys."""
+    assert (kind, value) in [(k, f) for _, k, f in secret_findings(redactor, text)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"name": "sidebar", "value": "collapsed"}',
+        '{"key": "webhookSecret", "value": "{{WEBHOOK_SECRET}}"}',
+        '"headers": [{"name": "x-api-key", "value": "<your-key>"}]',
+    ],
+)
+def test_blind3_pairs_look_alikes_kept(redactor: Redactor, text: str) -> None:
+    """Plain HAR values and Postman placeholders stay."""
+    assert secret_findings(redactor, text) == []

@@ -168,3 +168,65 @@ def passport_number(value: str) -> bool:
     code = value.replace(" ", "").upper()
     count = sum(ch.isdigit() for ch in code)
     return count >= 5 or (len(code) == 9 and code.isalnum())
+
+
+def _luhn(number: str) -> bool:
+    total = 0
+    for i, ch in enumerate(reversed(number)):
+        d = int(ch) * (2 if i % 2 else 1)
+        total += d - 9 if d > 9 else d
+    return total % 10 == 0
+
+
+def ru_inn(value: str) -> bool:
+    """Russian INN: 10 digits (organisations) or 12 (people), weighted mod-11 check digits."""
+    n = [int(c) for c in digits(value)]
+
+    def check(weights: tuple[int, ...]) -> int:
+        return sum(w * d for w, d in zip(weights, n, strict=False)) % 11 % 10
+
+    if len(n) == 10:
+        return check((2, 4, 10, 3, 5, 9, 4, 6, 8)) == n[9]
+    w11 = (7, 2, 4, 10, 3, 5, 9, 4, 6, 8)
+    return len(n) == 12 and check(w11) == n[10] and check((3, *w11)) == n[11]
+
+
+def se_personnummer(value: str) -> bool:
+    """Swedish personnummer (YYMMDD-NNNC or with the century): Luhn over the last ten."""
+    n = digits(value)[-10:]
+    if len(digits(value)) not in (10, 12) or len(n) != 10:
+        return False
+    day = int(n[4:6]) % 60  # samordningsnummer add 60 to the day
+    return 1 <= int(n[2:4]) <= 12 and 1 <= day <= 31 and _luhn(n)
+
+
+def tr_tc_kimlik(value: str) -> bool:
+    """Turkish TC Kimlik No: 11 digits, no leading zero, two check digits."""
+    n = [int(c) for c in digits(value)]
+    if len(n) != 11 or n[0] == 0:
+        return False
+    tenth = (sum(n[0:9:2]) * 7 - sum(n[1:8:2])) % 10
+    return tenth == n[9] and sum(n[:10]) % 10 == n[10]
+
+
+def kr_rrn(value: str) -> bool:
+    """Korean resident registration number: a birth date and a sex/century digit (numbers
+    issued since October 2020 carry no check digit, so none is required)."""
+    n = digits(value)
+    return len(n) == 13 and 1 <= int(n[2:4]) <= 12 and 1 <= int(n[4:6]) <= 31 and n[6] in "12345678"
+
+
+def gulf_id(value: str) -> bool:
+    """Saudi national id or iqama (10 digits from 1 or 2) and Emirates ID (15 digits from
+    784): Luhn."""
+    n = digits(value)
+    if len(n) == 15:
+        return n.startswith("784") and _luhn(n)
+    return len(n) == 10 and n[0] in "12" and _luhn(n)
+
+
+def vn_cccd(value: str) -> bool:
+    """Vietnamese citizen identity card (CCCD): a province code 001-096, a sex/century
+    digit and the two-digit birth year, then six digits."""
+    n = digits(value)
+    return len(n) == 12 and 1 <= int(n[:3]) <= 96 and n[3] in "0123"

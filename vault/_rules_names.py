@@ -11,7 +11,17 @@ from __future__ import annotations
 
 from . import _validators as v
 from ._rules import Rule
-from ._rules_names_data import CLOSINGS, HAN_ROLES, NOT_A_PERSON, STREET_TYPES
+from ._rules_names_data import (
+    CLOSINGS,
+    FORM_LABELS,
+    HAN_ROLES,
+    KOREAN_LABELS,
+    NAME_AFTER,
+    NOT_A_PERSON,
+    RU_STREET_TYPES,
+    STREET_TYPES,
+    TR_STREET_TYPES,
+)
 
 # --- street addresses ------------------------------------------------------------------------
 
@@ -33,13 +43,14 @@ _ADDRESS = (
     # Hauptstraße 12, Berliner Str. 5a, Kalverstraat 92, 1012 AB Amsterdam
     r"|\p{Lu}[\p{Ll}ß]+(?:straße|strasse|str\.|weg|gasse|platz|allee|damm|ufer|chaussee|straat"
     r"|gracht|laan|plein|kade|dijk|singel)"
-    r" \d{1,4}[A-Za-z]?(?:-\d{1,4})?(?: (?:hs|huis|bis|bg|I{1,3})\b)?"
+    r" \d{1,4}[A-Za-z]?(?:-\d{1,4})?(?: (?:hs|huis|bis|bg|I{1,3})\b| / \d{1,2}\. OG\b)?"
     r"(?:, ?(?:\d{5}|\d{4} ?[A-Z]{2}) " + _CAP + r")?"
     r"|\p{Lu}[\p{Ll}ß]+(?:er)? (?:Straße|Strasse|Str\.|Weg|Gasse|Platz|Allee|Damm|Ring|[Aa]llee)"
     r" \d{1,4}[a-z]?(?:, ?\d{5} " + _CAP + r")?"
     # 12 rue de la Paix, 75002 Paris; 143 bis rue des Lilas
-    r"|\d{1,4}(?: bis| ter)?,? (?:rue|avenue|boulevard|bd|place|allée|chemin|impasse|quai"
+    r"|\d{1,4}(?: bis| ter)?(?:,? (?:rue|avenue|boulevard|bd|place|allée|chemin|impasse|quai"
     r"|route|faubourg|Rue|Avenue|Boulevard|Place|Allée|Chemin|Impasse|Quai)"
+    r"|, (?:cours|Cours|passage|esplanade|promenade))"
     r" (?:(?:de la|de l'|de|du|des|la|le|les|l'|d')[ ]?)?"
     + _CAP
     + r"(?: (?:(?:de|du|des|la|le|et|sur) )?"
@@ -54,7 +65,8 @@ _ADDRESS = (
     + r"(?: (?:(?:de|del|di|da|do|y|e) )?"
     + _CAP
     + r"){0,3},? (?:n\.?º ?)?\d{1,4}[A-Za-z]?"
-    r"(?:,? \d{1,2}[º°ª](?: ?(?:[A-Z]\b|(?i:izq|izda|dcha|dch|der|centro|ctro)\b\.?))?)?"
+    r"(?:,? \d{1,2}[º°ª](?: ?(?:\d{1,2}[º°ª]|[A-Z]\b|(?i:izq|izda|dcha|dch|der|centro|ctro)\b\.?))?"
+    r"|, (?:bajo|ático|entlo\.|entresuelo|pral\.|principal)\b)?"
     r"(?:,? \d{5} " + _CAP + r")?"
     # Indian: 76, MG Road / 243, Gandhi Marg
     r"|\d{1,4}, (?:(?:" + _CAP + r"|\d{1,2}(?:st|nd|rd|th)) ){1,3}"
@@ -109,7 +121,7 @@ _NAME = (
     r"(?:" + _NAME_WORD + r"(?: (?:" + _PARTICLE + r" )?" + _NAME_WORD + r"){0,3}"
     r"|[\p{Han}々]+[ 　][\p{Han}々]+|[\p{Han}々]{2,}?|[\p{Han}々]+\p{Hiragana}+?"
     r"|\p{Katakana}[\p{Katakana}ー・]+|\p{Hangul}{2,}?"
-    r"|\p{Arabic}+(?: \p{Arabic}+){0,2}|\p{Devanagari}+(?: \p{Devanagari}+)?)"
+    r"|\p{Arabic}+(?: \p{Arabic}+){0,3}|\p{Devanagari}+(?: \p{Devanagari}+)?)"
 )
 # Where a name ends: not inside a word, not a label ("Jane Doe Email:"), or before the
 # words that follow a name in CJK, Korean and Hindi sentences.
@@ -216,7 +228,7 @@ _DISPLAY_NAME = r"(?:(?m:^)|[\s:：,;(\"'])\"?(?P<value>" + _SPEAKER + r")\"?[ \
 _DATA_KEYS = (
     r"(?i:name|full_?name|display_?name|owner|holder|account_?holder|card_?holder|customer"
     r"|client|patient|contact|employee|assignee|author|reporter|requester|recipient|sender"
-    r"|approver|reviewer|signatory)"
+    r"|approver|reviewer|signatory|user_?name)"
 )
 _DATA_VALUE = (
     r"(?:(?m:^)|[\s{,;(\[\"'])[\"']?" + _DATA_KEYS + r"[\"']?[ \t]*[:=][ \t]*[\"']?"
@@ -308,6 +320,112 @@ _ROLE_WORD_CUE = (
     r"|hi|hello|dear|hey|hola|bonjour|hallo|olá|oi|ciao|estimad[oa]|querid[oa]|client|patient"
     r"|colaboradora|klient|klientka|pacjent|pacjentka|onboarding|offboarding|emplead[oa]"
     r"|arrivée de|départ de) "
+)
+
+
+# --- forms and addresses of Swedish, Turkish, Russian, Arabic, Vietnamese and Korean ---------
+
+# "Anställd: Lindqvist, Gustav", "Müşteri: Çelik, Mehmet", "ФИО: ...", "Họ tên: Đỗ Bích Ngọc",
+# "الموظف: نورة السويدي", "Patient: KINGSBURY, Fiona", "환자명: 최도윤", "받는 사람 장하은".
+_FAMILY_GIVEN = r"(?:" + _LATIN_WORD + r"|\p{Lu}{2,}(?:-\p{Lu}{2,})?), " + _LATIN_WORD
+_FORM_LABEL = (
+    r"(?:(?m:^)|[^\p{L}])(?:(?i:" + FORM_LABELS + r")[ \t]*[:：]"
+    r"|(?:" + KOREAN_LABELS + r")(?:[ \t]*[:：]|[ \t]))[ \t]*"
+)
+# One Latin or Arabic word after a label is as often an answer ("Sürücü: Yok") as a name.
+_FORM_NAME = (
+    _FORM_LABEL + r"(?P<value>" + _FAMILY_GIVEN + r"|" + _TWO_WORDS + r"|\p{Hangul}{2,}?"
+    r"|\p{Arabic}+(?: \p{Arabic}+){1,3})" + _NAME_END
+)
+# "review with Jane Doe", "escalate to Jane Doe", "спросить у Светлана Шубин", a letter's
+# "От Константин Чернышёв," and mentions: "@Jane Doe", Jira's "[~Jane Doe]".
+_NAME_AFTER_PHRASE = (
+    r"(?:(?:(?m:^)|[^\p{L}])(?i:" + NAME_AFTER + r")|(?m:^)От)[ \t]+"
+    r"(?P<value>" + _TWO_WORDS + r")" + _NAME_END
+)
+_MENTION = (
+    r"(?:(?m:^)|[\s(])(?:@|\[~)(?P<value>"
+    + _LATIN_WORD
+    + r" (?:"
+    + _PARTICLE
+    + r" )?"
+    + _LATIN_WORD
+    + r")(?:\]|"
+    + _NAME_END
+    + r")"
+)
+# vCard and iCalendar: "FN:Jane Doe", "N:DOE, Jane;;;", "N:Doe;Jane;;;", "ORGANIZER;CN=Jane Doe:"
+_VCARD_NAME = (
+    r"(?:(?m:^)(?:FN|N)(?:;[^:\r\n]*)?:|;CN=\"?)(?P<value>"
+    + _FAMILY_GIVEN
+    + r"|"
+    + _LATIN_WORD
+    + r";"
+    + _LATIN_WORD
+    + r"|\p{Lu}{2,};"
+    + _LATIN_WORD
+    + r"|"
+    + _NAME
+    + r")"
+    r"(?:[\"';:,\r\n]|$)"
+)
+
+# Kungsgatan 59, Björkvägen 65 A, Tallstigen 30, lgh 1102; Storgata 5, Vestergade 12
+_NORDIC_STREET = (
+    r"(?:(?m:^)|[^\p{L}\p{N}])(?P<value>\p{Lu}\p{Ll}+(?:gatan|gata|gaten|gade|vägen|veien"
+    r"|vegen|vej|vei|stigen|gränd|torget|backen|allén|leden|plan|stråket) \d{1,4}(?: ?[A-Z]\b)?"
+    r"(?:, (?:lgh|Lgh) \d{3,4})?)(?:[^\p{L}\p{N}]|$)"
+)
+# İstiklal Cad. No:29/3, Bağdat Caddesi No:32 D:4, İstiklal Cad. No:142 Daire 12
+_TR_STREET = (
+    r"(?:(?m:^)|[^\p{L}\p{N}])(?P<value>"
+    + _CAP
+    + r"(?: "
+    + _CAP
+    + r"){0,2} (?:"
+    + TR_STREET_TYPES
+    + r") No ?: ?\d{1,5}[A-Z]?(?:/\d{1,4})?"
+    r"(?: (?:D|Daire|Kat) ?:? ?\d{1,4})*)"
+)
+# Невский пр., дом 124, корп. 2, кв. 181; ш. Энтузиастов, дом 129, кв. 41
+_RU_STREET = (
+    r"(?:(?m:^)|[^\p{L}\p{N}])(?P<value>(?:(?:"
+    + RU_STREET_TYPES
+    + r") "
+    + _CAP
+    + r"(?: "
+    + _CAP
+    + r")?|"
+    + _CAP
+    + r"(?: "
+    + _CAP
+    + r")? (?:"
+    + RU_STREET_TYPES
+    + r"))"
+    r",? (?:д\.|дом) ?\d{1,4}[а-я]?(?:,? (?:кв\.|корп\.|стр\.|к\.) ?\d{1,4})*)"
+)
+# شارع الشيخ زايد 497، مبنى 4
+_AR_STREET = (
+    r"(?P<value>(?:شارع|طريق) \p{Arabic}+(?: \p{Arabic}+){0,3} \d{1,5}"
+    r"(?:[،,] ?(?:مبنى|بناية|عمارة|شقة|فيلا) \d{1,4})*)"
+)
+# 177/12 Điện Biên Phủ, Phường Bến Nghé; 61 Trần Hưng Đạo, Phường 7; 316/12 Phố Huế, Quận 3
+_VI_STREET = (
+    r"(?:(?m:^)|[^\p{L}\p{N}])(?P<value>\d{1,4}[A-Z]?(?:/\d{1,4}[A-Z]?){0,2} "
+    + _CAP
+    + r"(?: (?:"
+    + _CAP
+    + r"|\d{1,4})){0,4}, (?:Phường|Quận|Xã|Huyện|Thị trấn) (?:\d{1,2}\b|"
+    + _CAP
+    + r"(?: "
+    + _CAP
+    + r"){0,3}))"
+)
+# 경기도 성남시 분당구 판교역로 89, 101동 1203호; 서울특별시 강남구 테헤란로 285; ... 105 5층
+_KO_STREET = (
+    r"(?P<value>(?:\p{Hangul}+(?:도|시) )?\p{Hangul}+(?:시|군|구)(?: \p{Hangul}+(?:구|읍|면))?"
+    r" \p{Hangul}+\d{0,3}(?:로|길)(?: \d{1,3}(?:번)?길)? \d{1,5}(?:-\d{1,4})?"
+    r"(?:,? \d{1,4}동(?: \d{1,5}호)?|,? \d{1,5}호| \d{1,3}층)?)"
 )
 
 
@@ -601,5 +719,112 @@ RULES: tuple[Rule, ...] = (
         cue=_ROLE_WORD_CUE,
         description="two-word names after a role or greeting in running text ('el cliente "
         "Ana Pérez', 'approved by Jane Doe', 'Hi Jane Doe,')",
+    ),
+    Rule(
+        name="person_name_form",
+        kind="person_name",
+        category="personal",
+        pattern=_FORM_NAME,
+        validator=_person,
+        priority=3,
+        gate="cues",
+        cue=r"(?i:" + FORM_LABELS + r")[ \t]*[:：]|(?:" + KOREAN_LABELS + r")[ \t:：]",
+        description="names after form labels in Swedish, Turkish, Russian, Vietnamese, Arabic "
+        "and Korean ('Anställd: Lindqvist, Gustav', 'Müşteri:', 'Họ tên:', 'الموظف:', '환자명:')",
+    ),
+    Rule(
+        name="person_name_after_phrase",
+        kind="person_name",
+        category="personal",
+        pattern=_NAME_AFTER_PHRASE,
+        validator=_person,
+        priority=3,
+        gate="cues",
+        cue=r"(?i:" + NAME_AFTER + r")[ \t]+\p{Lu}|(?m:^)От \p{Lu}",
+        description="two-word names after 'review with', 'escalate to', 'спросить у', 'avisar a'",
+    ),
+    Rule(
+        name="person_name_mention",
+        kind="person_name",
+        category="personal",
+        pattern=_MENTION,
+        validator=_person,
+        priority=3,
+        gate="cues",
+        cue=r"(?:@|\[~)\p{Lu}\p{Ll}+ \p{Lu}",
+        description="two-word mentions ('@Jane Doe', Jira's '[~Jane Doe]')",
+    ),
+    Rule(
+        name="person_name_vcard",
+        kind="person_name",
+        category="personal",
+        pattern=_VCARD_NAME,
+        validator=_person,
+        priority=3,
+        gate="cues",
+        cue=r"(?m:^)(?:FN|N)[;:]|;CN=",
+        description="names in vCard FN and N lines and iCalendar CN parameters",
+    ),
+    Rule(
+        name="street_address_nordic",
+        kind="street_address",
+        category="personal",
+        pattern=_NORDIC_STREET,
+        priority=4,
+        gate="cues",
+        cue=r"\p{Ll}(?:gatan|gata|gaten|gade|vägen|veien|vegen|vej|vei|stigen|gränd|torget"
+        r"|backen|allén|leden|plan|stråket) \d",
+        description="Swedish, Norwegian and Danish streets ('Kungsgatan 59', 'Tallstigen 30, "
+        "lgh 1102', 'Vestergade 12')",
+    ),
+    Rule(
+        name="street_address_tr",
+        kind="street_address",
+        category="personal",
+        pattern=_TR_STREET,
+        priority=4,
+        gate="cues",
+        cue=r"(?:" + TR_STREET_TYPES + r") No ?:",
+        description="Turkish streets with a door number ('İstiklal Cad. No:29/3')",
+    ),
+    Rule(
+        name="street_address_ru",
+        kind="street_address",
+        category="personal",
+        pattern=_RU_STREET,
+        priority=4,
+        gate="cues",
+        cue=r",? (?:д\.|дом) ?\d",
+        description="Russian streets with a house number ('Невский пр., дом 124, кв. 181')",
+    ),
+    Rule(
+        name="street_address_ar",
+        kind="street_address",
+        category="personal",
+        pattern=_AR_STREET,
+        priority=4,
+        gate="cues",
+        cue=r"(?:شارع|طريق) \p{Arabic}",
+        description="Arabic streets with a number ('شارع الشيخ زايد 497، مبنى 4')",
+    ),
+    Rule(
+        name="street_address_vi",
+        kind="street_address",
+        category="personal",
+        pattern=_VI_STREET,
+        priority=4,
+        gate="cues",
+        cue=r", (?:Phường|Quận|Xã|Huyện|Thị trấn) ",
+        description="Vietnamese streets with their ward or district ('61 Trần Hưng Đạo, Phường 7')",
+    ),
+    Rule(
+        name="street_address_ko",
+        kind="street_address",
+        category="personal",
+        pattern=_KO_STREET,
+        priority=4,
+        gate="cues",
+        cue=r"\p{Hangul}(?:로|길) \d",
+        description="Korean road-name addresses ('서울특별시 강남구 테헤란로 285')",
     ),
 )

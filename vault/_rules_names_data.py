@@ -56,3 +56,38 @@ _HAN_ROLE_WORDS = """
     顧客 患者 御中 社員 職員 運営 事務局 管理者 作者 読者 神 王 仏 奥 旦那 大家
 """
 HAN_ROLES = frozenset(_HAN_ROLE_WORDS.split())
+
+# Labels of a person on forms in Swedish, Turkish, Russian, Vietnamese, Arabic, Spanish,
+# French, German and English, before a colon: "Anställd:", "Müşteri:", "ФИО:", "Họ tên:",
+# "الموظف:", "Trabajador/a:", "Astreinte :", "Angehörige:", "Parent/guardian:".
+FORM_LABELS = (
+    r"anställd|elev|vårdnadshavare|anhörig|namn|kund|kontaktperson|sökande|hyresgäst"
+    r"|handläggare|müşteri|sürücü|ad soyad|adı soyadı|ad-soyad|hasta(?: adı)?|çalışan|personel"
+    r"|sigortalı|başvuran|yetkili|ilgili kişi|isim|alıcı|gönderen|sorumlu|фио|пациент(?:ка)?"
+    r"|сотрудник|клиент|заявитель|ответственный|контактное лицо|получатель|отправитель"
+    r"|работник|họ tên(?: người bệnh| bệnh nhân)?|họ và tên|bệnh nhân|nhân viên|người yêu cầu"
+    r"|liên hệ|khách hàng|người nhận|người liên hệ|người bệnh|الاسم|اسم المريض|الموظف|المسؤول"
+    r"|المريض|العميل|اسم العميل|الاسم الكامل|مقدم الطلب|المستفيد|trabajador(?:/a|a)?|titular"
+    r"|astreinte|patiente?|salariée?|angehörige[rn]?|student|parent/guardian|guardian"
+    r"|organi[sz]er|on-call|next of kin|patient|employee"
+)
+
+# Korean labels, with or without a colon: "환자명: 최도윤", "보호자: 장예준", "받는 사람 장하은".
+KOREAN_LABELS = r"이름|성명|환자명?|보호자|담당자?|고객명?|수령인|신청인|받는 ?사람|직원"
+
+# Phrases of running text before a name: "review with Jane Doe", "escalate to Jane Doe",
+# "avisar a", "Yedek sorumlusu", "спросить у".
+NAME_AFTER = (
+    r"review with|meeting with|call with|sync with|1:1 with|lunch with|interview with"
+    r"|escalate to|reach out to|avisar a|contactar (?:a|con)|preguntar a|hablar con"
+    r"|sorumlusu|спросить у|уточнить у|узнать у|обратиться к|согласовать с"
+)
+
+# Street types after the name in Turkish addresses: "İstiklal Cad. No:29/3".
+TR_STREET_TYPES = r"Cad\.|Caddesi|Cd\.|Sok\.|Sokak|Sokağı|Sk\.|Bulvarı|Blv\.|Yolu"
+
+# Russian street types, before or after the name: "ул. Садовая", "Невский пр.", "ш. Энтузиастов".
+RU_STREET_TYPES = (
+    r"ул\.|улица|пр\.|пр-т|проспект|пер\.|переулок|ш\.|шоссе|наб\.|набережная|бульвар|б-р"
+    r"|пл\.|площадь"
+)

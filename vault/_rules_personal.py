@@ -35,8 +35,11 @@ _GROUP_RUNS = (
     r"\b(?:[A-Z]{2}\d{2}(?: [A-Z0-9]{4}){2,}(?: [A-Z0-9]{1,3})?|\d{4}(?:[ \-]\d{4}){2,}"
     r"(?:[ \-]\d{1,4})?)\b"
 )
+# A purchase order or a numbered reference ("PO 0872785960", "Claim no. #527923734") is
+# consumed without a value group, like the runs above.
+_ORDER_REF = r"\bP\.?O\.?[ \t]?#?[ \t]?\d[\d \-]*\d|#\d{6,}"
 _PHONE = (
-    _GROUP_RUNS + r"|" + _EDGE + r"(?P<value>"
+    _GROUP_RUNS + r"|" + _ORDER_REF + r"|" + _EDGE + r"(?P<value>"
     # +CC then 7 to 15 digits in all, one space, dot or dash apart, with (0) or (area)
     r"\+[1-9](?:[ .\-]?(?:\(0\) ?)?\(?\d\)?){6,14}"
     # +CC in parentheses, as forms print it: (+34) 91 375 95 71
@@ -44,14 +47,16 @@ _PHONE = (
     # US/NANP: (415) 555-0132, 415-555-0132, 415.555.0132, 415 555 0132, 1-415-555-0132
     r"|(?:1[ .\-])?(?:\(\d{3}\) ?|\d{3}[ .\-])\d{3}[ .\-]\d{4}"
     # trunk prefix or area code in parentheses: (11) 91234-5678, 8 (953) 333-74-35
-    r"|(?:8 ?)?\(\d{2,5}\) ?\d{2,5}(?:[ \-]\d{2,4}){1,3}"
+    r"|(?:[08] ?)?\(\d{2,5}\) ?\d{2,5}(?:[ \-]\d{2,4}){1,3}"
+    # Russian trunk 8 with dashes: 8-908-437-60-59; Vietnamese dotted mobiles: 0979.053.775
+    r"|8-9\d{2}-\d{3}-\d{2}-\d{2}|0\d{3}\.\d{3}\.\d{3}"
     # national numbers with a trunk 0: 020 7946 0958, 030/1234567, 0179 / 675 84 75,
     # 01 23 45 67 89, 03-1234-5678, 074516-13491 (IN), 070(2346)1349 (JP)
     r"|0\d{1,5}(?: ?/ ?\d{2,8}|[ \-]\d{2,8})(?:[ \-]\d{2,8}){0,3}|0[1-9](?:\.\d{2}){4}"
     r"|0\d{1,4}\(\d{1,4}\)\d{3,4}"
     # national numbers with no trunk prefix: 646 81 61 44 and 695-440-586 (ES), 91 181 05 98,
     # 98765 43210 (IN), 153-3455-9810 (CN)
-    r"|[6-9]\d{2}(?: \d{2}){3}|[89]\d \d{3} \d{2} \d{2}|[6-9]\d{4} \d{5}"
+    r"|[6-9]\d{2}(?: \d{2}){3}|[89]\d \d{3} \d{2} \d{2}|9\d \d{3} \d{4}|[6-9]\d{4} \d{5}"
     r"|[6-9]\d{2}(?:-\d{3}-| \d{3} )\d{3}|1[3-9]\d(?:-\d{4}-| \d{4} )\d{4}"
     # unseparated mobiles: 07700900123 (GB), 0xxxxxxxxxx (IN), 13912345678 (CN)
     r"|0\d{9,10}|1[3-9]\d{9}"
@@ -67,7 +72,8 @@ _PHONE_WORDS = (
     *(f"phone{end}" for end in _CUE_ENDS),
     "tel", "mobile", "cell", "call", "whatsapp", "fax", "sms", "contact", "handy",
     "telefon", "portable", "téléphone", "teléfono", "móvil", "celular", "telefone", "телефон",
-    "тел", "моб", "电话", "手机", "電話", "携帯", "फ़ोन", "फोन", "मोबाइल",
+    "тел", "моб", "điện thoại", "liên hệ", "전화", "هاتف", "الجوال", "mobil",
+    "电话", "手机", "電話", "携帯", "फ़ोन", "फोन", "मोबाइल",
 )  # fmt: skip
 
 # --- identifiers ----------------------------------------------------------------------
@@ -107,14 +113,19 @@ _DOB_LABEL = (
     r"|fecha de nacimiento|nacid[oa] el|naci[óo] el|data di nascita|nat[oa](?:/[ao]|\([ao]\))? il"
     r"|geboortedatum|data de nascimento|nascid[oa] em|data urodzenia|doğum tarihi"
     r"|дата рождения|д\. ?р\.|родил(?:ся|ась)|生年月日|出生日期|出生年月日|生日|誕生日|생년월일"
-    r"|जन्म ?तिथि|तारीख़? जन्म|تاريخ الميلاد)"
+    r"|जन्म ?तिथि|तारीख़? जन्म|تاريخ الميلاد|f[öo]delsedatum|f[öo]dd(?: den)?\b|ngày sinh|\bbday\b"
+    r"|doğum tarihi)"
 )
 _MONTH = (
     r"(?:(?i:jan|feb|f[ée]v|m[aä]r|apr|avr|abr|ma[iy]|mag|mei|jun|jui|giu|jul|lug|aug|ao[uû]|ago"
     r"|sep|set|o[ck]t|ott|out|nov|de[cz]|d[ée]c|dic|ene|gen|fev|янв|фев|мар|апр|ма[йя]|июн|июл"
     r"|авг|сен|окт|ноя|дек"
     # Polish months in the genitive a date takes: 4 kwietnia 1949
-    r"|sty|lut|kwi|maj|cze|lip|sie|wrz|pa[zź]|lis|gru)\p{L}*\.?"
+    r"|sty|lut|kwi|maj|cze|lip|sie|wrz|pa[zź]|lis|gru"
+    # Turkish months: 1 Ekim 1963, 25 Ağustos 1956
+    r"|oca|şub|nis|haz|tem|ağu|eyl|eki|kas|ara)\p{L}*\.?"
+    # Arabic months, as Gulf forms write them: 10 يونيو 1978م
+    r"|يناير|فبراير|مارس|[أإ]بريل|مايو|يونيو|يوليو|أغسطس|سبتمبر|أكتوبر|نوفمبر|ديسمبر"
     # Hindi months, whose vowel signs are marks, not letters: 2 जनवरी 1963
     r"|जनवरी|फ़?फरवरी|फ़रवरी|मार्च|अप्रैल|मई|जून|जुलाई|अगस्त|सितंबर|सितम्बर|अक्टूबर|अक्तूबर"
     r"|नवंबर|नवम्बर|दिसंबर|दिसम्बर)"
@@ -146,7 +157,12 @@ _DOB = (
     # the label as a question or a field name ending its line, the date on the next line:
     # "confirm your date of birth?\nJane Roe: 8 de novembro de 1993", "DOB:\n1990-04-12"
     r"|[^\n\d]{0,40}?[?？:：][ \t]*\r?\n[^\n\d]{0,30}?)"
-    r"|(?i:\bb\.) ?)(?P<value>" + _DATE + r")"
+    r"|(?i:\bb\.) ?)(?P<value>"
+    + _DATE
+    # the year's suffix in Russian (1976 г.) and Arabic (1978م) belongs to the date
+    + r"(?: ?г\.?|م)?"
+    # a compact YYYYMMDD right after the label, as vCard (BDAY:19960328) and forms write it
+    + r"|(?:19|20)\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])\b)"
 )
 
 # A date right after a patient's name: "Jane Roe, 9/12/1974, brought in by", "Jane Roe
@@ -188,9 +204,10 @@ _PASSPORT_WORDS = (
     "passports", "pasaporte", "passeport", "passaporte", "passaporto", "reisepass",
     "паспорт", "护照", "旅券", "パスポート", "पासपोर्ट", "passnummer", "pass-nr", "travel document",
     "document de voyage", "documento de viaje", "n° de passeport", "paspoort", "paszport",
+    "pasaport", "hộ chiếu", "جواز السفر", "여권", "passnr",
 )  # fmt: skip
 _PASSPORT_SHAPES = (
-    r"\d{9}|[A-Z]{1,3}\d{6,9}|\d{2}[A-Z]{2}\d{5}|[A-Z0-9]{9}|\d{2} \d{7}|[A-Z]{2}\d[A-Z0-9]{6}"
+    r"\d{8,9}|[A-Z]{1,3}\d{6,9}|\d{2}[A-Z]{2}\d{5}|[A-Z0-9]{9}|\d{2} \d{7}|[A-Z]{2}\d[A-Z0-9]{6}"
 )
 
 RULES: tuple[Rule, ...] = (
@@ -248,7 +265,7 @@ RULES: tuple[Rule, ...] = (
         name="phone_plain",
         kind="phone",
         category="personal",
-        pattern=r"\b(?P<value>\d{7,12})\b",
+        pattern=_ORDER_REF + r"|\b(?P<value>\d{7,12})\b",
         keywords=_PHONE_WORDS,
         context=_PHONE_WORDS,
         window=24,
@@ -378,12 +395,12 @@ RULES: tuple[Rule, ...] = (
         # A qualifier in brackets between the word and the number, which puts the word
         # beyond the plain rule's window: "Reisepass (für das Visum): C01X00T47".
         pattern=(
-            r"(?i:passport|reisepass|pasaporte|passeport|passaporte|passaporto|паспорт)"
+            r"(?i:passport|reisepass|pasaporte|passeport|passaporte|passaporto|паспорт|\bpass)"
             r"[^\n(]{0,12}\([^()\n]{1,40}\)[ \t]*[:：#]?[ \t]*(?P<value>"
             + _PASSPORT_SHAPES
             + r")\b"
         ),
-        keywords=_PASSPORT_WORDS,
+        keywords=(*_PASSPORT_WORDS, "pass ("),  # Swedish: "Pass (för resan): 73928462"
         gate="keywords",
         validator=ids.passport_number,
         priority=16,

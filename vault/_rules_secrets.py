@@ -146,7 +146,7 @@ _PROSE_ADJECTIVE = (
 )
 _PROSE_KEYWORDS = (
     "pass|wort|mot de passe|contrase|senha|wachtwoord|has|parola|senord|kode|"
-    "passord|salasana|heslo|jelsz|ifre|пароль|密码|密碼|口令|パスワード|비밀번호|암호|पासवर्ड"
+    "passord|salasana|heslo|jelsz|ifre|khẩu|khau|كلمة|пароль|密码|密碼|口令|パスワード|비밀번호|암호|पासवर्ड"
 )
 # "creds (admin / hunter2!)", "login: admin / Passw0rd": a user and a password either
 # side of a spaced slash, after a word that says they are credentials.
@@ -239,13 +239,13 @@ RULES: tuple[Rule, ...] = (
     _token(
         "session_cookie",
         _COOKIE + r"(?P<value>[^;\s,\"']{7,}[^;\s,\"'.:)\]])",
-        "cookie|curl",
+        "cookie|curl|쿠키|クッキー|куки",
         "session cookie values in Cookie and Set-Cookie headers and curl -b",
         kind="cookie",
         validator=_real,
         priority=22,
         min_entropy=2.5,
-        context="cookie| -b ",
+        context="cookie| -b |쿠키|クッキー|куки",
         window=400,
         cue=_COOKIE,
     ),
@@ -480,6 +480,46 @@ RULES: tuple[Rule, ...] = (
         validator=_bare,
         priority=11,
         min_entropy=2.0,
+    ),
+    _token(
+        "postman_secret_variable",
+        r"(?i)\{[ \t]*\"key\"[ \t]*:[ \t]*\"" + _CREDENTIAL_NAMES + r"\"[ \t]*,[ \t]*\"value\""
+        r"[ \t]*:[ \t]*" + _QUOTED,
+        '"key"',
+        'secrets in Postman variables ({"key": "webhookSecret", "value": "X"}): high-entropy '
+        "values only",
+        kind="secret",
+        validator=_literal,
+        priority=10,
+        min_entropy=3.0,
+    ),
+    # HAR files list headers and cookies as {"name": "<name>", "value": "<value>"}.
+    _token(
+        "har_header_pair",
+        r"(?i)\"name\"[ \t]*:[ \t]*\"(?:(?:proxy-)?authorization|x-(?:[a-z]+-)*(?:api-?key"
+        r"|auth-token|access-token|token|secret|auth-key|key)|api-key|private-token"
+        r"|x-goog-api-key|ocp-apim-subscription-key)\"[ \t]*,[ \t]*\"value\"[ \t]*:[ \t]*\""
+        r"(?:(?:basic|bearer|token)[ \t]+)?(?P<value>[A-Za-z0-9._~+/=:-]{8,}[A-Za-z0-9_~+/=-])\"",
+        '"name"',
+        'credentials in the request headers of a HAR file ({"name": "x-api-key", "value": "X"})',
+        kind="auth_header",
+        validator=_bare,
+        priority=25,
+        min_entropy=2.5,
+    ),
+    _token(
+        "har_cookie_pair",
+        r"(?i)\"name\"[ \t]*:[ \t]*\"(?:__(?:secure|host)-)?[a-z0-9_.$!#%&*+^|~-]*"
+        r"(?:sess|sid|auth|token|jwt|login|remember|csrf|xsrf|secret|identity)[a-z0-9_.$!#%&*+^|~-]*"
+        r"\"[ \t]*,[ \t]*\"value\"[ \t]*:[ \t]*\"(?P<value>[^\"\s;]{7,})\"",
+        '"name"',
+        'session cookies in the cookie list of a HAR file ({"name": "sid", "value": "X"})',
+        kind="cookie",
+        validator=_real,
+        priority=22,
+        min_entropy=2.5,
+        context="cookie",
+        window=400,
     ),
     _token(
         "postman_auth",

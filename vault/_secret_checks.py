@@ -327,7 +327,7 @@ _CREDENTIAL_NAMES = (
     r"(?:[a-z0-9]+[_.-])*(?:"
     r"[a-z0-9]*secret(?:[_. -]?(?:key|token|access[_.-]?key))?"
     r"|[a-z0-9]*api[_. -]?(?:key|token|secret)"
-    r"|(?:access|auth|private|signing|encryption|master|consumer|license|service|account"
+    r"|[a-z0-9]*(?:access|auth|private|signing|encryption|master|consumer|license|service|account"
     r"|admin|app|client|deploy|webhook|write|session|subscription|ingest|fernet|hmac|jwt"
     r"|cookie|django|flask|rails|laravel|app[_.-]?encryption)[_. -]?key"
     r"|(?:access|auth|refresh|bearer|session|bot|oauth|personal[_.-]?access|private|security"
@@ -356,7 +356,9 @@ _QUOTED = r"[rbuf]?[\"'](?P<value>[^\"'\r\n]{1,200})[\"']"
 _PROSE_WORD = (
     r"(?:\b(?:passwords?|passwort|kennwort|mot de passe|contrase[ñn]a|senha|palavra-passe"
     r"|wachtwoord|has[lł]o|parola|l[öo]senord|adgangskode|passord|salasana|heslo|jelsz[óo]"
-    r"|[şs]ifre|passcode|passphrase)|пароль|密码|密碼|口令|パスワード|비밀번호|암호|पासवर्ड)"
+    r"|sifre|passcode|passphrase|m[aậ]t kh[aẩ]u)"
+    # no \b before a word that starts with a non-ASCII letter: RE2's \b is ASCII only
+    r"|şifre|كلمة (?:المرور|السر)|пароль|密码|密碼|口令|パスワード|비밀번호|암호|पासवर्ड)"
 )
 # A qualifier in brackets after the word: "password (prod):", "senha (produção):".
 _PROSE_QUALIFIER = r"(?:[ \t]*[(（][^()（）\r\n]{1,30}[)）])?"
