@@ -18,7 +18,7 @@ from typing import Any
 
 import re2
 
-from . import _rules_ids, _rules_names, _rules_personal, _rules_secrets
+from . import _rules_ids, _rules_names, _rules_names_intl, _rules_personal, _rules_secrets
 from ._errors import ConfigurationError
 from ._redact import Configured, Redactor, re2_message
 from ._rules import ACTIONS, Action, Rule
@@ -36,6 +36,7 @@ def _registry() -> dict[str, Rule]:
         *_rules_personal.RULES,
         *_rules_ids.RULES,
         *_rules_names.RULES,
+        *_rules_names_intl.RULES,
     ):
         if rule.name in rules:
             raise ConfigurationError(f"two built-in detectors are named {rule.name}")
