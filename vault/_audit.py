@@ -51,15 +51,16 @@ import structlog
 
 from ._audit_files import (
     SCHEMA_VERSION,
-    SEGMENT_NAME,
     find_record,
     fsync_dir,
     genesis,
     last_record,
     line_hash,
     lines_after,
+    not_applied_ref,
     prev_of,
     segment_path,
+    segments,
     seq_of,
 )
 from ._audit_keys import FORWARD_FILE_SIZE, AuditKeys, ForwardState, UserAuditKey
@@ -563,12 +564,8 @@ class AuditLog:
         return tail
 
     def _open_newest(self) -> None:
-        numbers = sorted(
-            int(m.group(1))
-            for name in os.listdir(self.directory)
-            if (m := SEGMENT_NAME.fullmatch(name))
-        )
-        number = numbers[-1] if numbers else 1
+        files = segments(self.directory)
+        number = files[-1][0] if files else 1
         if self._fd is not None:
             os.close(self._fd)
             self._fd = None
@@ -813,11 +810,9 @@ class AuditLog:
             seq = seq_of(line)
             if b'"txn":true' in line and seq is not None:
                 changes.add(seq)
-            if b'"command":"audit.not_applied"' in line:
-                at = line.find(b',"ref":')
-                end = line.find(b",", at + 7)
-                with suppress(ValueError):
-                    explained.add(int(line[at + 7 : end]))
+            ref = not_applied_ref(line)
+            if ref is not None:
+                explained.add(ref)
         return sorted(changes - explained)
 
 

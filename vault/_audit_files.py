@@ -32,16 +32,29 @@ def line_hash(line: bytes) -> str:
     return hashlib.sha256(line).hexdigest()
 
 
-def seq_of(line: bytes) -> int | None:
-    """The sequence number of a line, read without parsing the whole record."""
-    at = line.find(b',"seq":')
+def int_field(line: bytes, name: str) -> int | None:
+    """A whole-number field of a line, read without parsing the whole record (the
+    first occurrence: a field name inside a JSON string is always escaped)."""
+    mark = f',"{name}":'.encode()
+    at = line.find(mark)
     if at < 0:
         return None
-    end = line.find(b",", at + 7)
-    try:
-        return int(line[at + 7 : end])
-    except ValueError:
+    start = stop = at + len(mark)
+    while stop < len(line) and line[stop : stop + 1].isdigit():
+        stop += 1
+    return int(line[start:stop]) if stop > start else None
+
+
+def seq_of(line: bytes) -> int | None:
+    """The sequence number of a line."""
+    return int_field(line, "seq")
+
+
+def not_applied_ref(line: bytes) -> int | None:
+    """The record an ``audit.not_applied`` line says never happened, else None."""
+    if b'"command":"audit.not_applied"' not in line:
         return None
+    return int_field(line, "ref")
 
 
 def prev_of(line: bytes) -> str | None:

@@ -32,7 +32,14 @@ from typing import Any
 
 from . import _crypto
 from ._audit import ANCHOR_EVERY, MAC_SUFFIX_LEN
-from ._audit_files import SCHEMA_VERSION, genesis, line_hash, segments
+from ._audit_files import (
+    SCHEMA_VERSION,
+    genesis,
+    line_hash,
+    not_applied_ref,
+    segments,
+    seq_of,
+)
 from ._audit_keys import AuditKeys, ForwardState
 from ._errors import UsageError
 
@@ -185,13 +192,12 @@ def verify(
                         )
                 if seq > anchor_seq and b'"txn":true' in line:
                     state.pending_txn[seq] = _describe(line)
-                if b'"command":"audit.not_applied"' in line:
-                    ref = _ref(line)
-                    if ref is not None:
-                        state.pending_txn.pop(ref, None)
-                        report.notes.append(
-                            f"record {ref} was not applied ({_error(line)}); record {seq} says so"
-                        )
+                ref = not_applied_ref(line)
+                if ref is not None:
+                    state.pending_txn.pop(ref, None)
+                    report.notes.append(
+                        f"record {ref} was not applied ({_error(line)}); record {seq} says so"
+                    )
         except OSError as exc:
             report.add(Problem(f"segment {number}", f"cannot be read ({exc.strerror})"))
     if macs.unchecked:
@@ -363,7 +369,7 @@ class _SegmentMacs:
 
 def _resync(line: bytes, state: _State, report: Report) -> None:
     """After a bad MAC, carry on from this line so later problems are found too."""
-    seq = _int_after(line, b',"seq":')
+    seq = seq_of(line)
     if seq is not None:
         state.expect_seq = seq + 1
         report.last_seq = seq
@@ -399,21 +405,6 @@ def _check_lag(report: Report, state: _State, anchor_seq: int) -> None:
                 f"more than {ANCHOR_WINDOW}: the store was restored from an older copy",
             )
         )
-
-
-def _int_after(line: bytes, mark: bytes) -> int | None:
-    at = line.find(mark)
-    if at < 0:
-        return None
-    end = at + len(mark)
-    stop = end
-    while stop < len(line) and line[stop : stop + 1].isdigit():
-        stop += 1
-    return int(line[end:stop]) if stop > end else None
-
-
-def _ref(line: bytes) -> int | None:
-    return _int_after(line, b',"ref":')
 
 
 def _error(line: bytes) -> str:
