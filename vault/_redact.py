@@ -99,6 +99,7 @@ class Redactor:
         self._rules = list(rules)
         self._compiled: list[tuple[Matcher, int]] = []
         by_keywords: list[int] = []
+        needs_words: list[int] = []
         by_pattern: dict[str, list[int]] = {}
         for index, configured in enumerate(self._rules):
             rule = configured.rule
@@ -118,14 +119,16 @@ class Redactor:
                 by_keywords.append(index)
             else:
                 by_pattern.setdefault(rule.gate or rule.category, []).append(index)
-        # Rules whose keywords the first pass has already found need not look again.
+                if rule.keywords:
+                    needs_words.append(index)
+        # One literal search in the lower-cased text tells both which keyword-gated rules
+        # may match and which pattern-gated rules have their keywords present at all.
         self._keyword_gated = frozenset(by_keywords)
-        groups = ([by_keywords] if by_keywords else []) + list(by_pattern.values())
-        budget = _SET_MEMORY // max(1, len(groups))
-        self._gates = [
-            _Gate(self._rules, group, budget, keywords=at == 0 and bool(by_keywords))
-            for at, group in enumerate(groups)
-        ]
+        self._needs_words = frozenset(needs_words)
+        words = by_keywords + needs_words
+        budget = _SET_MEMORY // (len(by_pattern) + (1 if words else 0) or 1)
+        self._words = _Gate(self._rules, words, budget, keywords=True) if words else None
+        self._gates = [_Gate(self._rules, group, budget) for group in by_pattern.values()]
         self._keep_chars = {c.rule.name: c.keep for c in self._rules}
         self._allow_exact = allow_exact
         self._allow: Matcher | None = None
@@ -137,16 +140,26 @@ class Redactor:
     def rules(self) -> list[Configured]:
         return list(self._rules)
 
-    def scan(self, text: str) -> list[Finding]:
-        """Every finding in ``text``, overlaps resolved, in order of position."""
+    def scan(self, text: str, verdicts: dict[tuple[int, str], bool] | None = None) -> list[Finding]:
+        """Every finding in ``text``, overlaps resolved, in order of position.
+
+        ``verdicts`` carries what the checks on a value alone decided, from one pass of
+        :meth:`apply` to the next; it lives no longer than that call.
+        """
+        if verdicts is None:
+            verdicts = {}
         if not self._rules or not text:
             return []
         data = text.encode()
         lowered = text.lower()
-        lowered_data = lowered.encode() if self._keyword_gated else b""
         hits: list[int] = []
+        present: frozenset[int] = frozenset()
+        if self._words is not None:
+            present = frozenset(self._words.run(lowered.encode()))
+            hits += present & self._keyword_gated
+        needs_words = self._needs_words
         for gate in self._gates:
-            hits += gate.run(data, lowered_data)
+            hits += [i for i in gate.run(data) if i not in needs_words or i in present]
         if not hits:
             return []
         hits.sort()  # rule order, so that ties between findings resolve as the policy lists them
@@ -156,12 +169,6 @@ class Redactor:
         for index in hits:
             configured = self._rules[index]
             rule = configured.rule
-            if (
-                rule.keywords
-                and index not in self._keyword_gated
-                and not any(k in lowered for k in rule.keywords)
-            ):
-                continue
             match, group = self._compiled[index]
             pos, size = 0, len(data)
             while pos <= size:
@@ -174,7 +181,7 @@ class Redactor:
                 if b_start < 0 or b_start == b_end:
                     continue
                 start, end = offsets.char(b_start), offsets.char(b_end)
-                if self._keep(rule, text, lowered, start, end, markers):
+                if self._keep(index, text, lowered, start, end, markers, verdicts):
                     finding = Finding(
                         rule.name, rule.kind, rule.category, start, end, configured.action
                     )
@@ -183,24 +190,33 @@ class Redactor:
 
     def _keep(
         self,
-        rule: Rule,
+        index: int,
         text: str,
         lowered: str,
         start: int,
         end: int,
         markers: _Markers,
+        verdicts: dict[tuple[int, str], bool],
     ) -> bool:
         # Every check is a pure test on the value and its surroundings, so their order
         # changes nothing but the cost: the cheap and the most selective come first.
         if markers.overlap(start, end):
             return False
-        value = text[start:end]
-        if value in self._allow_exact:
-            return False
+        rule = self._rules[index].rule
         if rule.context:
             window = lowered[max(0, start - rule.window) : end]
             if not any(word in window for word in rule.context):
                 return False
+        # The rest looks at the value alone; a second pass meets the same values again.
+        value = text[start:end]
+        verdict = verdicts.get((index, value))
+        if verdict is None:
+            verdict = verdicts[index, value] = self._accepts(rule, value)
+        return verdict
+
+    def _accepts(self, rule: Rule, value: str) -> bool:
+        if value in self._allow_exact:
+            return False
         if rule.min_entropy and shannon_entropy(value) < rule.min_entropy:
             return False
         if rule.validator is not None and not rule.validator(value):
@@ -219,8 +235,9 @@ class Redactor:
         idempotent: what is stored passes the filter unchanged.
         """
         findings: list[Finding] = []
+        verdicts: dict[tuple[int, str], bool] = {}
         for _ in range(_MAX_PASSES):
-            found = self.scan(text)
+            found = self.scan(text, verdicts)
             if not found:
                 break
             text = self._replace(text, found, pseudonym)
@@ -336,13 +353,12 @@ class _Gate:
     lower-cased text, as the rules' own keyword check does) runs a literal search.
     """
 
-    __slots__ = ("_canary", "_keywords", "_rules", "_set")
+    __slots__ = ("_canary", "_rules", "_set")
 
     def __init__(
         self, rules: list[Configured], members: list[int], memory: int, *, keywords: bool = False
     ) -> None:
         self._set = re2.Set.SearchSet(_options(max_mem=memory))
-        self._keywords = keywords
         self._rules = members
         for at, index in enumerate(members):
             rule = rules[index].rule
@@ -368,9 +384,10 @@ class _Gate:
                 f"the detectors' patterns could not be compiled together ({re2_message(exc)})"
             ) from None
 
-    def run(self, data: bytes, lowered: bytes) -> list[int]:
-        """The indices (in the policy) of the rules that may match."""
-        hits = self._set.Match(lowered if self._keywords else data) or []
+    def run(self, data: bytes) -> list[int]:
+        """The indices (in the policy) of the rules that may match: ``data`` is the text's
+        UTF-8 bytes, lower-cased first for a set of keywords."""
+        hits = self._set.Match(data) or []
         if self._canary not in hits:
             return list(self._rules)
         return [self._rules[at] for at in hits if at != self._canary]
