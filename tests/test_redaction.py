@@ -433,3 +433,12 @@ def test_marker_spans_are_what_the_marker_pattern_finds(parts: list[str]) -> Non
     assert list(zip(found._starts, found._ends, strict=True)) == [
         m.span() for m in MARKER.finditer(text)
     ]
+
+
+@pytest.mark.parametrize("before", ["", "I" * 40 + " ", "\u0130" * 40 + " "])
+def test_context_windows_line_up_after_a_dotted_capital_i(before: str) -> None:
+    """Lower-casing U+0130 gives two characters; the context words a rule looks for before
+    a value are still found where they are, however many of them come first."""
+    text = before + "phone: 4158234132"
+    found = [(f.rule, text[f.start : f.end]) for f in load().redactor.scan(text)]
+    assert found == [("phone_plain", "4158234132")]

@@ -151,7 +151,7 @@ class Redactor:
         if not self._rules or not text:
             return []
         data = text.encode()
-        lowered = text.lower()
+        lowered = _lower(text)
         hits: list[int] = []
         present: frozenset[int] = frozenset()
         if self._words is not None:
@@ -274,6 +274,16 @@ def _replacement(finding: Finding, value: str, keep: int, pseudonym: Pseudonymiz
     if finding.action == "pseudonymize":
         return f"[PSEUDONYM:{finding.kind}:{pseudonym(finding.kind, _normalize(value))}]"
     return f"[REDACTED:{finding.kind}]"
+
+
+def _lower(text: str) -> str:
+    """The text lower-cased character for character, so that an offset in it is the same
+    offset in the text. ``str.lower`` makes two characters of one, U+0130 (the Turkish
+    capital dotted I), which would shift every context window after it."""
+    lowered = text.lower()
+    if len(lowered) != len(text):
+        lowered = text.replace("\u0130", "I").lower()
+    return lowered
 
 
 def _normalize(value: str) -> str:
