@@ -7,6 +7,7 @@
     .venv/bin/python tests/corpus/generate.py --blind2   # a second blind one (blind2.py)
     .venv/bin/python tests/corpus/generate.py --blind3   # a third blind one (blind3.py)
     .venv/bin/python tests/corpus/generate.py --blind4   # a fourth blind one (blind4.py)
+    .venv/bin/python tests/corpus/generate.py --blind5   # a fifth blind one (blind5.py)
 
 Each sample is a realistic agent note (chat transcript, config file, log, shell
 history, code, ticket, clinical, HR or CRM note, in one of several languages)
@@ -2423,6 +2424,15 @@ def build_blind4(count: int = 330) -> list[dict[str, object]]:
     return blind4.build_blind4(count)
 
 
+def build_blind5(count: int = 330) -> list[dict[str, object]]:
+    """A fifth blind corpus, kept in its own module (tests/corpus/blind5.py)."""
+    if __package__:  # imported as tests.corpus.generate
+        from tests.corpus import blind5
+    else:  # run as a script: this file's folder is on sys.path
+        import blind5  # type: ignore[no-redef]
+    return blind5.build_blind5(count)
+
+
 def dump(samples: list[dict[str, object]]) -> str:
     return "".join(json.dumps(s, ensure_ascii=False, sort_keys=True) + "\n" for s in samples)
 
@@ -2445,6 +2455,9 @@ def main() -> int:
         return 0
     if sys.argv[1:] == ["--blind4"]:
         sys.stdout.write(dump(build_blind4()))
+        return 0
+    if sys.argv[1:] == ["--blind5"]:
+        sys.stdout.write(dump(build_blind5()))
         return 0
     samples = build()
     OUT.write_text(dump(samples), encoding="utf-8")

@@ -32,6 +32,7 @@ VARIANTS: dict[str, Callable[[], list[dict]]] = {
     "blind2": generate.build_blind2,
     "blind3": generate.build_blind3,
     "blind4": generate.build_blind4,
+    "blind5": generate.build_blind5,
 }
 GROUPS = (
     ("secrets", generate.SECRET_KINDS),
