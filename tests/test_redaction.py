@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 
 from vault import MemoryTool, Vault
 from vault._policy import PolicyError, load
-from vault._redact import MARKER, Redactor, _Markers
+from vault._redact import MARKER, Configured, Redactor, _Markers
+from vault._rules import Rule
 from vault._validators import VALIDATORS
 
 EMAIL = "jane.doe@acme-health.io"
@@ -442,3 +443,20 @@ def test_context_windows_line_up_after_a_dotted_capital_i(before: str) -> None:
     text = before + "phone: 4158234132"
     found = [(f.rule, text[f.start : f.end]) for f in load().redactor.scan(text)]
     assert found == [("phone_plain", "4158234132")]
+
+
+@pytest.mark.parametrize("overlapping", [False, True])
+def test_overlapping_rule_finds_every_row_under_one_header(overlapping: bool) -> None:
+    """Matches that share a header line: only an ``overlapping`` rule finds every row in one
+    scan; the engine blanks each value found and searches again from the header."""
+    rule = Rule(
+        name="code_column",
+        kind="secret",
+        category="secret",
+        pattern=r"(?m:^)codes\n(?:[^\n]*\n){0,8}?code=(?P<value>[0-9]{6})",
+        overlapping=overlapping,
+    )
+    redactor = Redactor([Configured(rule, "redact", 4)])
+    text = "codes\ncode=111111\nnothing\ncode=222222\ncode=333333\n"
+    found = [text[f.start : f.end] for f in redactor.scan(text)]
+    assert found == (["111111", "222222", "333333"] if overlapping else ["111111"])

@@ -170,9 +170,11 @@ class Redactor:
             configured = self._rules[index]
             rule = configured.rule
             match, group = self._compiled[index]
+            blanked = bytearray(data) if rule.overlapping else None
+            haystack = data if blanked is None else blanked
             pos, size = 0, len(data)
             while pos <= size:
-                spans = match(_UNANCHORED, data, pos, size)
+                spans = match(_UNANCHORED, haystack, pos, size)
                 m_start, m_end = spans[0]
                 if m_start < 0:
                     break
@@ -180,6 +182,12 @@ class Redactor:
                 b_start, b_end = spans[group]
                 if b_start < 0 or b_start == b_end:
                     continue
+                if blanked is not None and blanked[b_start:b_end].strip(b"\0"):
+                    # Blank the value and look again from where the match began: the next
+                    # row under the same header. Each turn blanks at least one byte, so
+                    # the loop ends even on a value that NUL bytes could match.
+                    blanked[b_start:b_end] = bytes(b_end - b_start)
+                    pos = m_start
                 start, end = offsets.char(b_start), offsets.char(b_end)
                 if self._keep(index, text, lowered, start, end, markers, verdicts):
                     finding = Finding(
@@ -411,7 +419,7 @@ _SET_MEMORY = 256 << 20
 
 # A match gives the (start, end) byte span of every group; (-1, -1) when there is none.
 Spans = Sequence[tuple[int, int]]
-Matcher = Callable[[Any, bytes, int, int], Spans]
+Matcher = Callable[[Any, bytes | bytearray, int, int], Spans]
 
 _ANCHOR: Any = getattr(getattr(getattr(re2, "_re2", None), "RE2", None), "Anchor", None)
 # Without the binding's own call, these stand for a search and a full match.
@@ -427,7 +435,7 @@ def _matcher(compiled: Any) -> Matcher:
     if _ANCHOR is not None and callable(raw):
         return raw  # type: ignore[no-any-return]
 
-    def search(anchor: Any, data: bytes, pos: int, end: int) -> Spans:
+    def search(anchor: Any, data: bytes | bytearray, pos: int, end: int) -> Spans:
         find = compiled.search if anchor is _UNANCHORED else compiled.fullmatch
         match = find(data, pos, end)
         if match is None:

@@ -75,6 +75,11 @@ class Rule:
     default is the rule's category. The gate only saves work: it never decides
     what is found.
 
+    ``overlapping`` is for rules whose matches share a prefix, as the rows of a table
+    share its header line: after each match its value is blanked in a private copy of
+    the text and the search starts again where the match began, so every row the
+    pattern reaches under one header is found in one scan, not only the first.
+
     ``cue``, when given, is a light RE2 pattern that every match of ``pattern``
     contains (often the part before the value: the key name and the ``=``). The
     rule's set then holds the cue instead of the pattern, which keeps the set's DFA
@@ -94,6 +99,7 @@ class Rule:
     priority: int = 0  # the higher wins where findings overlap
     gate: str = ""
     cue: str = ""
+    overlapping: bool = False
     description: str = field(default="", compare=False)
 
 
