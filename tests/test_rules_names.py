@@ -287,3 +287,136 @@ def test_addresses_of_nordic_turkish_russian_arabic_vietnamese_korean_found(
 def test_form_label_look_alikes_kept(text: str) -> None:
     """Answers after labels, compounds ending in -gate, page refs and team names stay."""
     assert names(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ('{"beneficiary": "Marit Oosterhof", "iban": "x"}', "Marit Oosterhof"),
+        ('"payload": "{\\"holder\\":\\"Brandt, Lowell\\"}"', "Brandt, Lowell"),
+        ('{"billingProfile": {"holder": "QUILLON, Ernesta"}}', "QUILLON, Ernesta"),
+        ('{"holder": "נעמה גלבוע", "card": "x"}', "נעמה גלבוע"),
+        ("<ns2:Customer><fullName>Tessaly Varga</fullName>", "Tessaly Varga"),
+        ("<fullName>Ωρίων Λαμπράκης</fullName>", "Ωρίων Λαμπράκης"),
+        ('crm.lookup({"query": "Ondrej Pazdera"})', "Ondrej Pazdera"),
+        ("Nama lengkap :  Wiryo Pranoto\nTanggal lahir : 1 Mei 1980", "Wiryo Pranoto"),
+        ("- שם מלא = אורי זילברמן\n- next", "אורי זילברמן"),
+        ("- Nome completo = Quaresma, Idalina\n", "Quaresma, Idalina"),
+        ("Ticket 12 · customer Thistlewood, Amory\nCard on file", "Thistlewood, Amory"),
+        ("client: LAMBERTIN, Odile — a déménagé", "LAMBERTIN, Odile"),
+        ("Ticket 9 · zákazník Radka Bílková\n", "Radka Bílková"),
+        ("πελάτης: Λυκούργος Σταθάκης — μετακόμισε", "Λυκούργος Σταθάκης"),
+        ("לקוח: עמרי דגני — עבר", "עמרי דגני"),
+        ("ผู้ป่วย ประภาส ศรีวงศ์, วันเกิด 1/1/1990", "ประภาส ศรีวงศ์"),
+        ("Poznámka: pan/paní Alžběta Kroupová, RČ 855211/1234", "Alžběta Kroupová"),
+        ("(as shown on your income tax return):  Orla Fennimore\n", "Orla Fennimore"),
+        ("Muistiinpano: Onni Rautavaara (hetu 010180-123A) soitti", "Onni Rautavaara"),
+        ("备注：欧阳修远（身份证号 110101198001010011）来电", "欧阳修远"),
+        ("SUMMARY:1:1 Quillan Ashcombe\nDTSTART:20250101T090000Z", "Quillan Ashcombe"),
+        ("account: o.fenn@example.org (Orla Fennimore)\n", "Orla Fennimore"),
+        ("the deploy key the contractor (Ashcombe, Quillan) sent", "Ashcombe, Quillan"),
+        ("from the README (pasted by Mirela Dobrescu!)", "Mirela Dobrescu"),
+        ("> **Teodor Balan** wrote:\n> hi", "Teodor Balan"),
+        ("follow up with Brisa Montalvo: the wifi", "Brisa Montalvo"),
+        ("зв'язатися з Орест Кравець: пароль", "Орест Кравець"),
+        ("[10:02] Ashcombe, Quillan: hey, HR needs it", "Ashcombe, Quillan"),
+        ("title: onboarding — Oriel Vantongeren\n", "Oriel Vantongeren"),
+        ("3. call back: Aune Kivelä (050 413 1021).", "Aune Kivelä"),
+        ("Thanks Lorcan Whitby — refund is queued", "Lorcan Whitby"),
+        ("2. Lorcan Whitby shared the staging creds in chat", "Lorcan Whitby"),
+        ('owner_name = "田中 さくら"\n', "田中 さくら"),
+        ("| 02:21 | on-call (Brisa Montalvo) paged |", "Brisa Montalvo"),
+        ("<empfaenger>Lowell Brandt</empfaenger>", "Lowell Brandt"),
+        ("klant: Brandt, Lowell\n", "Brandt, Lowell"),
+    ],
+)
+def test_names_in_fields_labels_and_roles_found(text: str, expected: str) -> None:
+    """Names as values of person keys, after labels and role words in many scripts."""
+    assert names(text) == [("person_name", expected)]
+
+
+def test_attendee_list_is_one_finding() -> None:
+    """A list of attendees, mixed 'First Last' and 'Last, First', is redacted whole."""
+    text = "Attendees: Lorcan Whitby, Ashcombe, Quillan\n1. Migration of the payroll DB"
+    assert names(text) == [("person_name", "Lorcan Whitby, Ashcombe, Quillan")]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ('email\n"Brandt, Lowell";l.brandt@example.org;+1 555 0100', "Brandt, Lowell"),
+        ('E-1,038-27-4439,"Fennimore, Orla",,Oct 3 2025\n', "Fennimore, Orla"),
+        (
+            " id | full_name | dob\n----+-----------+----\n 7f3a | Radka Bílková | 22. 7. 1995 |\n",
+            "Radka Bílková",
+        ),
+    ],
+)
+def test_names_in_csv_and_psql_rows_found(text: str, expected: str) -> None:
+    """Quoted names in CSV rows (beside an e-mail or under a name column) and psql cells."""
+    head = "employee_id,ssn,name,dob\n" if text.startswith("E-") else ""
+    assert names(head + text) == [("person_name", expected)]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "Domiciliu: Str. Plopilor nr. 25, bl. A6, ap. 57\n",
+            "Str. Plopilor nr. 25, bl. A6, ap. 57",
+        ),
+        ("Alamat: Jl. Kenanga No. 34, RT 11/RW 04\n", "Jl. Kenanga No. 34, RT 11/RW 04"),
+        ("проживає: вул. Липова, 34, кв. 28. Тел.", "вул. Липова, 34, кв. 28"),
+        ("μετακόμισε στην Οδός Κρήτης 131, Πάτρα\n", "Οδός Κρήτης 131, Πάτρα"),
+        ("עבר ל רחוב הגפן 78, חיפה\n", "רחוב הגפן 78, חיפה"),
+        ("uusi osoite Koivukatu 1 C 17, puh.", "Koivukatu 1 C 17"),
+        ("bytem Lipová 580/5, tel. 715", "Lipová 580/5"),
+        ("Endereço: Estrada das Flores, 628 - apto 13\n", "Estrada das Flores, 628 - apto 13"),
+        ("ที่อยู่: 138/65 ถนนสุขุมวิท แขวงคลองเตย\n", "138/65 ถนนสุขุมวิท แขวงคลองเตย"),
+        ("新地址杭州市西湖区文三路328号6栋1096室，手机", "杭州市西湖区文三路328号6栋1096室"),
+        ("新住所は京都府京都市左京区下鴨9丁目3番11号、携帯", "京都府京都市左京区下鴨9丁目3番11号"),
+        ("Lieferung an Zur alten Mühle 58c, bitte", "Zur alten Mühle 58c"),
+        ('{"street": "Lindenhofring 21", "zip": "1"}', "Lindenhofring 21"),
+        ("<ns:postalAddress>Lindenhofring 21</ns:postalAddress>", "Lindenhofring 21"),
+        ("Adresse: Zum Kiefernhang 7b, 01234 Ortsheim\n", "Zum Kiefernhang 7b, 01234 Ortsheim"),
+        ("Alamat:\n    Gang Melati 3, Bandung\nNo. HP", "Gang Melati 3, Bandung"),
+        ("lakik: Kossuth Lajos utca 12.", "Kossuth Lajos utca 12"),
+        ("dzīvo Brīvības iela 40, Rīga", "Brīvības iela 40"),
+        ("adresas Gedimino pr. 9, Vilnius", "Gedimino pr. 9"),
+    ],
+)
+def test_addresses_of_records_and_further_countries_found(text: str, expected: str) -> None:
+    """Romanian, Indonesian, Ukrainian, Greek, Hebrew, Finnish, Czech, Portuguese, Thai,
+    CJK and German street forms, and values of address keys."""
+    assert names(text) == [("street_address", expected)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"holder": "Platform Team", "payee": "Production Cluster"}',
+        "<fullName>Build Pipeline</fullName>",
+        'search({"query": "Migration Plan"})',
+        "customer Success Team\n",
+        "Attendees: Platform Team, Release Managers\n",
+        "Note: Elasticsearch Upgrade (ticket 1234)",
+        "SUMMARY:1:1 Sprint Review\n",
+        "- Grafana Dashboards to be updated",
+        "Thanks everyone — see CVE-2024-12345",
+        "Monitoring 2 and Editor 3 and Firewall 2 and Heidelberg 2025",
+        "Nova 2/3 released; see page 12/40",
+        '{"address": "127.0.0.1 localhost", "street": "Main"}',
+        '"Blue Widget";9.99;EAN 4006381333931',
+        "version 2.4.1 of Sumska SDK; вул. is short for street",
+        "Ticket INC7656378 · customer support queue",
+        "לקוח חדש נרשם היום.",
+        "Address: 10.0.0.5 (gateway)",
+        "Address: v1.2.3 build 45",
+        "Address: 0x3f5ce5fbfe3e9af3971dd833d26ba9b5c936f0be",
+        '{"billing_address": "https://pay.example.org/a 1"}',
+        "see Fig. 3 and Table 2",
+    ],
+)
+def test_record_and_label_look_alikes_kept(text: str) -> None:
+    """Team, product and vendor names, versions, CVE ids and page refs stay."""
+    assert names(text) == []

@@ -18,9 +18,9 @@ import pytest
 import re2
 
 from tests.corpus import generate
+from vault import _rules_credentials, _rules_secrets
 from vault._policy import load
 from vault._redact import BlockedError, Redactor
-from vault._rules_secrets import RULES
 
 ALNUM = string.ascii_letters + string.digits
 URLSAFE = ALNUM + "_-"
@@ -28,6 +28,8 @@ B64 = ALNUM + "+/"
 HEX = "0123456789abcdef"
 BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 BECH32 = "qpzry9x8gf2tvdw0s3jn54khce6mua7l"
+# The secret rules in the order the policy registers them.
+RULES = (*_rules_secrets.RULES, *_rules_credentials.RULES)
 
 
 @pytest.fixture(scope="module")
@@ -943,4 +945,186 @@ def test_blind3_secret_shapes(redactor: Redactor, text: str, kind: str, value: s
 )
 def test_blind3_pairs_look_alikes_kept(redactor: Redactor, text: str) -> None:
     """Plain HAR values and Postman placeholders stay."""
+    assert secret_findings(redactor, text) == []
+
+
+# --- XML password elements, WordPress cookies, MAC keys, secrets in backticks ---
+
+_WSSE = "http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-username-token-profile-1.0"
+
+
+def _soap(password_type: str, value: str) -> str:
+    return (
+        "<soapenv:Header><wsse:Security><wsse:UsernameToken><wsse:Username>b2b_gateway"
+        f'</wsse:Username><wsse:Password Type="{_WSSE}#{password_type}">{value}'
+        f'</wsse:Password><wsse:Nonce EncodingType="{_WSSE}#Base64Binary">'
+        f"{rand(B64, 22)}==</wsse:Nonce><wsu:Created>2024-05-01T10:00:00Z</wsu:Created>"
+        "</wsse:UsernameToken></wsse:Security></soapenv:Header>"
+    )
+
+
+def _wp_cookie(name: str) -> tuple[str, str]:
+    value = f"admin%7C17{rand('0123456789', 8)}%7C{rand(ALNUM, 43)}%7C{rand(HEX, 64)}"
+    return f"{name}{rand(HEX, 32)}={value}", value
+
+
+CREDENTIAL_CASES: list[Case] = [
+    ("wsse_password_text", lambda: _in(_soap("PasswordText", "{v}"),
+                                       rand(ALNUM, 10) + "%7"), "xml_password_element",
+     "password"),
+    ("wsse_password_digest", lambda: _in(_soap("PasswordDigest", "{v}"), rand(B64, 26) + "="),
+     "xml_password_element", "password"),
+    ("maven_settings_password", lambda: _in(
+        "<server><id>nexus</id><username>deploy</username>\n  <password>{v}</password>\n</server>",
+        rand(ALNUM, 14) + "!"), "xml_password_element", "password"),
+    ("wordpress_logged_in_header", lambda: _in("Cookie: {v}; wp-settings-time-1=1721242923",
+                                               _wp_cookie("wordpress_logged_in_")[0]),
+     "wordpress_auth_cookie", "cookie"),
+    ("wordpress_sec_json", lambda: _in('{{"headers": {{"cookie": "{v}"}}}}',
+                                      _wp_cookie("wordpress_sec_")[0]),
+     "wordpress_auth_cookie", "cookie"),
+    ("session_signing_env", lambda: _in("SESSION_SIGNING={v}\n", rand(HEX, 64)),
+     "mac_key_assignment", "secret"),
+    ("cookie_hmac_env", lambda: _in("COOKIE_HMAC={v}\n", rand(B64, 40)),
+     "mac_key_assignment", "secret"),
+    ("app_salt_yaml", lambda: _in("app:\n  password_salt: {v}\n", rand(ALNUM + "#$*(", 40)),
+     "mac_key_assignment", "secret"),
+    ("webhook_secret_arrow", lambda: _in("- [x] rotate Stripe webhook secret → `{v}`\n",
+                                         rand(B64, 40)), "secret_in_backticks", "secret"),
+    ("signing_key_is_backticks", lambda: _in("the signing key is `{v}` until Friday",
+                                             rand(URLSAFE, 43)), "secret_in_backticks",
+     "secret"),
+]  # fmt: skip
+
+
+def _cookie_value(text: str) -> str:
+    return text.split("=", 1)[1]
+
+
+@pytest.mark.parametrize(("build", "rule", "kind"), [c[1:] for c in CREDENTIAL_CASES],
+                         ids=[c[0] for c in CREDENTIAL_CASES])  # fmt: skip
+def test_detects_markup_cookies_and_keys(
+    redactor: Redactor, build: Callable[[], tuple[str, str]], rule: str, kind: str
+) -> None:
+    """Each rule finds exactly the value: the password element's text, the cookie's value
+    after its name, the key after its name, the secret inside the backticks."""
+    text, value = build()
+    if rule == "wordpress_auth_cookie":
+        value = _cookie_value(value)
+    assert secret_findings(redactor, text) == [(rule, kind, value)]
+
+
+def test_har_bearer_token_ending_in_a_full_stop(redactor: Redactor) -> None:
+    """In a HAR header the closing quote ends the token, so a full stop before it is kept
+    with it; in prose after 'Bearer' it still ends the sentence."""
+    token = rand(URLSAFE, 46) + "."
+    har = f'"headers": [{{"name": "Authorization", "value": "Bearer {token}"}}]'
+    assert secret_findings(redactor, har) == [("har_header_pair", "auth_header", token)]
+    prose = f"call it with Bearer {token} then"
+    assert secret_findings(redactor, prose) == [("auth_header", "auth_header", token[:-1])]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a nonce and a creation time are not secrets; the password element is a template
+        f'<wsse:Nonce EncodingType="{_WSSE}#Base64Binary">c2VjcmV0bm9uY2UxMjM0NQ==</wsse:Nonce>',
+        "<password>${env.NEXUS_PASSWORD}</password>",
+        "<PasswordPolicy>strict</PasswordPolicy><RequirePassword>true</RequirePassword>",
+        "<bypass>a1b2c3d4e5</bypass>",
+        # WordPress preferences and its test cookie
+        "Cookie: wp-settings-1=libraryContent%3Dbrowse%26editor%3Dtinymce; "
+        "wp-settings-time-1=1721242923; wordpress_test_cookie=WP%20Cookie%20check",
+        # low-entropy settings and rounds under MAC-ish names, per-record salts in data
+        "BCRYPT_SALT=12\nJWT_SIGNING=RS256\nREQUIRE_SIGNING=true\nPASSWORD_HMAC=sha256\n",
+        '{"hash": "9f86d081884c7d659a2feaa0c55ad015", "salt": "a1b2c3d4e5f6a7b8"}',
+        # backticks after a label that names a place, a variable or a public key
+        "- the secret is in `config/credentials.yml.enc`",
+        "- secret name → `STRIPE_WEBHOOK_SECRET`",
+        "- deploy key → `AAAAC3NzaC1lZDI1NTE5AAAAIGq3vZ8mT1Kx0rRtYpWq`",
+        "- cache key → `build-cache-v2-3f9a81c0e77d`",
+        "- signing key → `settings.JWT_SIGNING_KEY`",
+        # a secret manager's ARN names a secret, it is not one
+        "OAUTH_TOKEN=arn:aws:secretsmanager:eu-west-1:123456789012:secret:prod/db-AbCdEf",
+    ],
+)
+def test_markup_cookie_and_key_look_alikes_kept(redactor: Redactor, text: str) -> None:
+    """Nonces, templates, preference cookies, settings, paths, names and references stay."""
+    assert secret_findings(redactor, text) == []
+
+
+def _b64(data: bytes) -> str:
+    return base64.b64encode(data).decode()
+
+
+def _pem_b64(label: str) -> str:
+    body = "\n".join(rand(B64, 64) for _ in range(3))
+    return _b64(f"-----BEGIN {label}-----\n{body}\n-----END {label}-----\n".encode())
+
+
+ENCODED_CASES: list[Case] = [
+    ("kubeconfig_client_key", lambda: _in("  user:\n    client-key-data: {v}\n",
+                                          _pem_b64("RSA PRIVATE KEY")),
+     "private_key_base64", "private_key"),
+    ("smtp_auth_plain", lambda: _in(" -> EHLO laptop\n -> AUTH PLAIN {v}\n<-  235 2.7.0 ok",
+                                    _b64(b"\0ops@example.net\0" + rand(ALNUM, 14).encode())),
+     "sasl_plain", "auth_header"),
+    ("aspnet_machine_key", lambda: _in('<machineKey validationKey="{v}" '
+                                       'decryptionKey="AutoGenerate,IsolateApps" />',
+                                       rand("0123456789ABCDEF", 128)),
+     "aspnet_machine_key", "secret"),
+    ("powershell_securestring", lambda: _in(
+        '$sec = ConvertTo-SecureString "{v}" -AsPlainText -Force',
+        rand(ALNUM, 12) + "%$"), "powershell_securestring", "password"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("build", "rule", "kind"), [c[1:] for c in ENCODED_CASES],
+                         ids=[c[0] for c in ENCODED_CASES])  # fmt: skip
+def test_detects_encoded_and_framework_secrets(
+    redactor: Redactor, build: Callable[[], tuple[str, str]], rule: str, kind: str
+) -> None:
+    """Base64 PEM keys, SASL PLAIN responses, machine keys and SecureString literals."""
+    text, value = build()
+    assert secret_findings(redactor, text) == [(rule, kind, value)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a certificate in base64 is public; SASL PLAIN of one field is not a credential
+        "    client-certificate-data: " + _pem_b64("CERTIFICATE"),
+        " -> AUTH PLAIN " + _b64(b"just-a-user-name-here"),
+        '<machineKey validationKey="AutoGenerate,IsolateApps" validation="HMACSHA256" />',
+        "$sec = ConvertTo-SecureString $env:DEPLOY_PASSWORD -AsPlainText -Force",
+        # numbers beside a Secret's data, and deploy-time template tokens
+        'kind: Secret\nmetadata:\n  name: checkout-env\n  resourceVersion: "123669235"\n',
+        "app:\n  admin-password: @@SECRET@@\n  db-password: #{DbPassword}#\n",
+    ],
+)
+def test_encoded_and_framework_look_alikes_kept(redactor: Redactor, text: str) -> None:
+    """Certificates, one-field SASL strings, generated keys, variables, numbers, templates."""
+    assert secret_findings(redactor, text) == []
+
+
+@pytest.mark.parametrize(
+    "template",
+    [
+        '"text": "temp creds for the sandbox, rotate after: `{v}` (build 4a55b0ab)"',
+        "credentials for staging: `{v}`",
+    ],
+)
+def test_password_in_backticks(redactor: Redactor, template: str) -> None:
+    """A password in backticks a few words after 'creds' and a colon is found, exactly."""
+    value = rand(ALNUM, 12) + "^~" + rand("0123456789", 2)
+    text = template.format(v=value)
+    assert secret_findings(redactor, text) == [("password_in_backticks", "password", value)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["creds are in: `vault-prod`", "creds rotated, see: `INC-20417`", "creds: `STAGING_DB`"],
+)
+def test_password_in_backticks_look_alikes_kept(redactor: Redactor, text: str) -> None:
+    """Names, ticket keys and variables in backticks after 'creds' stay."""
     assert secret_findings(redactor, text) == []

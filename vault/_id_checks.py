@@ -230,3 +230,92 @@ def vn_cccd(value: str) -> bool:
     digit and the two-digit birth year, then six digits."""
     n = digits(value)
     return len(n) == 12 and 1 <= int(n[:3]) <= 96 and n[3] in "0123"
+
+
+def _weighted(number: str, weights: tuple[int, ...]) -> int:
+    return sum(int(d) * w for d, w in zip(number, weights, strict=False))
+
+
+def _day_month(day: int, month: int) -> bool:
+    return 1 <= day <= 31 and 1 <= month <= 12
+
+
+def th_citizen_id(value: str) -> bool:
+    """Thai citizen id: 13 digits (the first a category 1-8), a mod-11 check digit."""
+    n = digits(value)
+    if len(n) != 13 or n[0] not in "12345678":
+        return False
+    return (11 - _weighted(n, tuple(range(13, 1, -1))) % 11) % 10 == int(n[12])
+
+
+def il_teudat_zehut(value: str) -> bool:
+    """Israeli identity number (Teudat Zehut): nine digits (leading zeros written), the
+    last a Luhn check digit."""
+    n = digits(value)
+    return len(n) == 9 and len(set(n)) >= 3 and _luhn(n)
+
+
+def gr_amka(value: str) -> bool:
+    """Greek social security number (AMKA): a DDMMYY birth date, four digits and a Luhn
+    check digit."""
+    n = digits(value)
+    return len(n) == 11 and _day_month(int(n[:2]), int(n[2:4])) and _luhn(n)
+
+
+def ua_rnokpp(value: str) -> bool:
+    """Ukrainian taxpayer number of a person (РНОКПП, ІПН): ten digits, the first five the
+    days since 31 December 1899, the last a weighted mod-11 check digit."""
+    n = digits(value)
+    if len(n) != 10 or len(set(n)) < 3:
+        return False
+    return _weighted(n, (-1, 5, 7, 9, 4, 6, 10, 5, 7)) % 11 % 10 == int(n[9])
+
+
+_HETU_CHECK = "0123456789ABCDEFHJKLMNPRSTUVWXY"
+
+
+def fi_hetu(value: str) -> bool:
+    """Finnish personal identity code (henkilötunnus): DDMMYY, a century sign, three digits
+    and a mod-31 check character."""
+    code = value.upper()
+    if len(code) != 11 or code[6] not in "+-ABCDEFUVWXY" or not code[:6].isdigit():
+        return False
+    body = code[:6] + code[7:10]
+    if not body.isdigit() or not _day_month(int(code[:2]), int(code[2:4])):
+        return False
+    return _HETU_CHECK[int(body) % 31] == code[10]
+
+
+def cz_rodne_cislo(value: str) -> bool:
+    """Czech and Slovak birth number (rodné číslo): YYMMDD/NNNN, the month plus 50 for
+    women (plus 20 or 70 in overflow series), the ten digits divisible by 11."""
+    n = digits(value)
+    if len(n) != 10:
+        return False
+    month = int(n[2:4]) % 50
+    month = month - 20 if month > 20 else month
+    if not _day_month(int(n[4:6]), month):
+        return False
+    return int(n) % 11 == 0 or (int(n[:9]) % 11 == 10 and n[9] == "0")
+
+
+def ro_cnp(value: str) -> bool:
+    """Romanian personal numeric code (CNP): sex/century digit, YYMMDD, county, serial and
+    a weighted mod-11 check digit."""
+    n = digits(value)
+    if len(n) != 13 or n[0] == "0" or not _day_month(int(n[5:7]), int(n[3:5])):
+        return False
+    if not (1 <= int(n[7:9]) <= 52 or n[7:9] == "70"):
+        return False
+    check = _weighted(n, (2, 7, 9, 1, 4, 6, 3, 5, 8, 2, 7, 9)) % 11
+    return (1 if check == 10 else check) == int(n[12])
+
+
+def id_nik(value: str) -> bool:
+    """Indonesian population number (NIK): a region code, the birth date as DDMMYY (day
+    plus 40 for women) and a serial; it has no check digit."""
+    n = digits(value)
+    if len(n) != 16 or not 11 <= int(n[:2]) <= 94 or n[12:] == "0000":
+        return False
+    day = int(n[6:8])
+    return _day_month(day - 40 if day > 40 else day, int(n[8:10]))

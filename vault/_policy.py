@@ -18,7 +18,17 @@ from typing import Any
 
 import re2
 
-from . import _rules_ids, _rules_names, _rules_names_intl, _rules_personal, _rules_secrets
+from . import (
+    _rules_addresses,
+    _rules_credentials,
+    _rules_ids,
+    _rules_ids_intl,
+    _rules_names,
+    _rules_names_fields,
+    _rules_names_intl,
+    _rules_personal,
+    _rules_secrets,
+)
 from ._errors import ConfigurationError
 from ._redact import Configured, Redactor, re2_message
 from ._rules import ACTIONS, Action, Rule
@@ -33,10 +43,14 @@ def _registry() -> dict[str, Rule]:
     rules: dict[str, Rule] = {}
     for rule in (
         *_rules_secrets.RULES,
+        *_rules_credentials.RULES,
         *_rules_personal.RULES,
         *_rules_ids.RULES,
+        *_rules_ids_intl.RULES,
         *_rules_names.RULES,
         *_rules_names_intl.RULES,
+        *_rules_names_fields.RULES,
+        *_rules_addresses.RULES,
     ):
         if rule.name in rules:
             raise ConfigurationError(f"two built-in detectors are named {rule.name}")

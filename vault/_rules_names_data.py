@@ -91,3 +91,111 @@ RU_STREET_TYPES = (
     r"ул\.|улица|пр\.|пр-т|проспект|пер\.|переулок|ш\.|шоссе|наб\.|набережная|бульвар|б-р"
     r"|пл\.|площадь"
 )
+
+# Keys and XML elements whose value is a person's name in records and API bodies:
+# {"holder": ...}, <fullName>, "beneficiary", "accountHolderName", "payee".
+FIELD_KEYS = (
+    r"holder|holder_?name|account_?holder(?:_?name)?|card_?holder(?:_?name)?|beneficiary"
+    r"|beneficiary_?name|full_?name|legal_?name|person_?name|customer_?name|client_?name"
+    r"|patient_?name|contact_?name|payee|payee_?name|payer_?name|debtor_?name|creditor_?name"
+    r"|guarantor|policy_?holder|insured_?name|next_?of_?kin|emergency_?contact_?name"
+    r"|passenger_?name|guest_?name|tenant_?name|employee_?name|recipient_?name|sender_?name"
+    r"|owner_?name|display_?name|given_?names?|family_?name|first_?name|last_?name|surname"
+    r"|nombre_?completo|nome_?completo|nom_?complet|vollst(?:ä|ae)ndiger_?name|kontoinhaber"
+    r"|beg(?:ü|ue)nstigter|empf(?:ä|ae)nger(?:_?name)?|titular|titulaire|b(?:é|e)n(?:é|e)ficiaire"
+    r"|beneficiario|destinatario|ordenante|remitente|odbiorca|p(?:ř|r)(?:í|i)jemce|saaja"
+    r"|vastaanottaja|penerima|nama_?lengkap|получатель|отримувач|δικαιούχος|מוטב|ผู้รับ|收款人"
+    r"|户名|戶名|受取人|名義人"
+)
+
+# Labels of a person's full name on forms, with ":" or "=": "Nama lengkap :", "שם מלא =",
+# "Nume și prenume:", "ПІБ:", "ชื่อ-นามสกุล :", "Ονοματεπώνυμο:", "Jméno a příjmení:".
+FULL_NAME_LABELS = (
+    r"nama lengkap|nama|שם מלא|שם המטופל|שם הלקוח|nome completo|nome e cognome|nom et prénom"
+    r"|nom complet|nume și prenume|nume si prenume|numele complet|nombre completo"
+    r"|nombre y apellidos"
+    r"|氏名|姓名|お名前|піб|прізвище,? ім['’]я(?: та по батькові)?|ім['’]я|прізвище"
+    r"|ชื่อ-นามสกุล|ชื่อ-สกุล|ชื่อและนามสกุล|ονοματεπώνυμο|ονοματεπωνυμο|jméno a příjmení"
+    r"|jméno|příjmení|koko nimi|nimi|täydellinen nimi|vollständiger name|owner|holder"
+    r"|account holder|beneficiary|(?:as shown on your [\p{L} ]{0,30}return\))"
+)
+
+# Role words that stand before a name with or without a colon: "customer Doe, Jane",
+# "zákazník Jane Doe", "πελάτης:", "לקוח:", "pasien", "ผู้ป่วย", "asiakas:".
+ROLE_WORDS = (
+    r"customer|client|cliente|klient|klientka|zákazník|zákaznice|πελάτης|πελάτισσα|ασθενής"
+    r"|לקוח|לקוחה|מטופל|מטופלת|pasien|pelanggan|nasabah|asiakas|potilas|ผู้ป่วย|ลูกค้า"
+    r"|клієнт|клієнтка|пацієнт|пацієнтка|pacient|pacientka|pacientul|pacienta|clientul|clienta"
+    r"|klant|kund|kunde|kundin|müşteri|hasta|ügyfél|beteg|klientas|pacientas|klients|pacients"
+)
+
+# Labels of a note or memo: the name after one is the person the note is about.
+NOTE_LABELS = (
+    r"note|notes|memo|notiz|nota|notă|poznámka|muistiinpano|muistio|нотатка|заметка|примітка"
+    r"|σημείωση|הערה|catatan|บันทึก|备注|備註|メモ|備考|opmerking|anteckning"
+)
+
+# Labels of a list of people: "Attendees:", "Teilnehmer:", "Osallistujat:", "参加者："
+LIST_LABELS = (
+    r"attendees|participants|present|invitees|teilnehmer|teilnehmende|anwesend|présents"
+    r"|participantes|asistentes|partecipanti|presenti|deelnemers|aanwezig|osallistujat|läsnä"
+    r"|účastníci|přítomni|participanți|participanti|prezenți|συμμετέχοντες|παρόντες|учасники"
+    r"|присутні|участники|присутствуют|משתתפים|נוכחים|peserta|hadir|ผู้เข้าร่วม|参加者|出席者"
+    r"|参会人员|参会人|与会者|出席人员"
+)
+
+# Phrases before a name and the phone number to call it on: "call back: Jane Doe (050 ...)".
+CALL_BACK = (
+    r"call back|callback|soita takaisin|soita|rappeler|zurückrufen|rückruf an|devolver llamada a"
+    r"|llamar a|ligar para|richiamare|terugbellen|oddzwonić do|zavolat|sunați|telepon"
+    r"|перезвонити|передзвонити|перезвонить|לחזור אל|לחזור ל|התקשר ל|โทรกลับ|回电|回電|折り返し"
+)
+
+# Thanks before a name: "Thanks Jane Doe — ...".
+THANKS = r"thanks|thank you|thx|danke|merci|gracias|obrigad[oa]|grazie|kiitos|děkuji|mulțumesc"
+
+# Keys of a street address in JSON and API bodies.
+ADDRESS_KEYS = (
+    r"street|street_?address|street_?line_?\d?|address_?line_?\d?|postal_?address|home_?address"
+    r"|mailing_?address|billing_?address|shipping_?address|residential_?address|adresse|anschrift"
+    r"|strasse|straße|alamat|domiciliu|adresa|адреса|адрес|ที่อยู่|כתובת|διεύθυνση|osoite"
+    r"|katuosoite|endereço|endereco|dirección|direccion|indirizzo|住所|地址"
+)
+
+# Words of a header naming a name column in CSV files, lower case.
+NAME_COLUMNS = (
+    "name",
+    "nimi",
+    "nume",
+    "jméno",
+    "nama",
+    "ονοματεπώνυμο",
+    "όνομα",
+    "піб",
+    "имя",
+    "שם",
+    "ชื่อ",
+    "姓名",
+    "氏名",
+    "nombre",
+    "nome",
+    "naam",
+    "namn",
+    "imię",
+    "isim",
+)
+
+# Street types after the name in Hungarian, Latvian, Lithuanian, Estonian and South
+# Slavic addresses: "Kossuth Lajos utca 12", "Brīvības iela 40", "Gedimino pr. 9",
+# "Pärnu mnt 12", "Ilica ulica 5", "Slovenska cesta 3".
+SUFFIX_STREET_TYPES = (
+    r"utca|u\.|út|útja|körút|krt\.|tér|iela|gatvė|g\.|prospektas|pr\.|tänav|tn\.?"
+    r"|maantee|mnt\.?|puiestee|pst\.?|ulica|ul\.|cesta|bulevar|trg"
+)
+
+# Labels of an address on forms and in notes, opening a line.
+ADDRESS_LABELS = (
+    r"address|home address|postal address|street address|mailing address|adresse|anschrift"
+    r"|wohnadresse|alamat|domiciliu|adresa|adres|adrese|адреса|адрес|ที่อยู่|כתובת|διεύθυνση"
+    r"|osoite|endereço|dirección|domicilio|indirizzo|住所|地址|cím|lakcím"
+)

@@ -114,7 +114,12 @@ _DOB_LABEL = (
     r"|geboortedatum|data de nascimento|nascid[oa] em|data urodzenia|doğum tarihi"
     r"|дата рождения|д\. ?р\.|родил(?:ся|ась)|生年月日|出生日期|出生年月日|生日|誕生日|생년월일"
     r"|जन्म ?तिथि|तारीख़? जन्म|تاريخ الميلاد|f[öo]delsedatum|f[öo]dd(?: den)?\b|ngày sinh|\bbday\b"
-    r"|doğum tarihi)"
+    r"|doğum tarihi"
+    # Hebrew, Indonesian, Romanian, Ukrainian, Czech and Slovak, Finnish, Thai
+    r"|תאריך לידה|ת\. לידה|נולד(?:ה)? ב|tanggal lahir|tgl\.? lahir|\blahir\b|data na[șşs]terii"
+    r"|n[ăa]scut(?:[ăa])? (?:la|[îi]n)|дата народження|народи(?:вся|лася)|datum narozen[íi]"
+    r"|d[áa]tum narodenia|narozen[áa]?\b|syntym[äa]aika|syntym[äa]p[äa]iv[äa]|syntynyt"
+    r"|วันเกิด|เกิดวันที่|วันเดือนปีเกิด)"
 )
 _MONTH = (
     r"(?:(?i:jan|feb|f[ée]v|m[aä]r|apr|avr|abr|ma[iy]|mag|mei|jun|jui|giu|jul|lug|aug|ao[uû]|ago"
@@ -123,7 +128,18 @@ _MONTH = (
     # Polish months in the genitive a date takes: 4 kwietnia 1949
     r"|sty|lut|kwi|maj|cze|lip|sie|wrz|pa[zź]|lis|gru"
     # Turkish months: 1 Ekim 1963, 25 Ağustos 1956
-    r"|oca|şub|nis|haz|tem|ağu|eyl|eki|kas|ara)\p{L}*\.?"
+    r"|oca|şub|nis|haz|tem|ağu|eyl|eki|kas|ara"
+    # Indonesian (Agustus, Desember) and Romanian (ianuarie, iunie, iulie, noiembrie)
+    r"|agu|des|ian|iun|iul|noi"
+    # Ukrainian months in the genitive: 25 січня 1956
+    r"|січ|лют|берез|квіт|трав|черв|лип|серп|верес|жовт|листоп|груд"
+    # Czech and Slovak months in the genitive: 2. srpna 1999
+    r"|led|úno|břez|dub|květ|červ|srp|zář|říj|prosin|január|február|marc|apríl|máj|jún|júl"
+    # Finnish months in the partitive: 6. maaliskuuta 1974
+    r"|tammi|helmi|maalis|huhti|touko|kesä|heinä|elo|syys|loka|marras|joulu)\p{L}*\.?"
+    # Thai months, whose vowel signs are marks, not letters: 26 ธันวาคม 2506
+    r"|มกราคม|กุมภาพันธ์|มีนาคม|เมษายน|พฤษภาคม|มิถุนายน|กรกฎาคม|สิงหาคม|กันยายน|ตุลาคม"
+    r"|พฤศจิกายน|ธันวาคม"
     # Arabic months, as Gulf forms write them: 10 يونيو 1978م
     r"|يناير|فبراير|مارس|[أإ]بريل|مايو|يونيو|يوليو|أغسطس|سبتمبر|أكتوبر|نوفمبر|ديسمبر"
     # Hindi months, whose vowel signs are marks, not letters: 2 जनवरी 1963
@@ -137,7 +153,10 @@ _DATE = (
     r"|\d{1,2}(?:st|nd|rd|th|er)?(?:\.? (?:of |de )?|[\-/])"
     + _MONTH
     + r"(?:,? (?:de |del )?|[\-/])"
+    # Thai dates count years in the Buddhist era, 543 years ahead: 26 ธันวาคม 2506
+    + r"(?:"
     + _YEAR
+    + r"|25\d{2})"
     + r"|"
     + _MONTH
     + r" \d{1,2}(?:st|nd|rd|th)?,? "
@@ -149,18 +168,23 @@ _DATE = (
     + r"년 ?\d{1,2}월 ?\d{1,2}일"
     r"|(?:昭和|平成|令和)\d{1,2}年\d{1,2}月\d{1,2}日)"
 )
+DATE = _DATE  # the same dates, for the birth-date rules of other modules
+
 # "b." is short for born only right before the date ("b. 3/4/1950"): further on it is
 # any sentence ending in B ("score band B. Rate lock expires 2025-02-11").
 _DOB_CUE = _DOB_LABEL + r"|(?i:\bb\.)"
 _DOB = (
-    r"(?:" + _DOB_LABEL + r"(?:(?:[ -/:-~]|：){0,24}?"
+    r"(?:" + _DOB_LABEL + r"(?:(?:[ -/:-~]|[：→⇒–—]){0,24}?"
     # the label as a question or a field name ending its line, the date on the next line:
     # "confirm your date of birth?\nJane Roe: 8 de novembro de 1993", "DOB:\n1990-04-12"
     r"|[^\n\d]{0,40}?[?？:：][ \t]*\r?\n[^\n\d]{0,30}?)"
     r"|(?i:\bb\.) ?)(?P<value>"
+    # the article of a French date belongs to it: "le 20 janvier 1975"
+    + r"(?:le )?"
     + _DATE
-    # the year's suffix in Russian (1976 г.) and Arabic (1978م) belongs to the date
-    + r"(?: ?г\.?|م)?"
+    # the year's suffix in Russian (1976 г.), Ukrainian (1956 р.) and Arabic (1978م)
+    # belongs to the date
+    + r"(?: ?[гр]\.?|م)?"
     # a compact YYYYMMDD right after the label, as vCard (BDAY:19960328) and forms write it
     + r"|(?:19|20)\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])\b)"
 )
@@ -205,6 +229,7 @@ _PASSPORT_WORDS = (
     "паспорт", "护照", "旅券", "パスポート", "पासपोर्ट", "passnummer", "pass-nr", "travel document",
     "document de voyage", "documento de viaje", "n° de passeport", "paspoort", "paszport",
     "pasaport", "hộ chiếu", "جواز السفر", "여권", "passnr",
+    "דרכון", "หนังสือเดินทาง", "pașaport", "paşaport", "id_doc:", "id_doc\"", "id_doc=",
 )  # fmt: skip
 _PASSPORT_SHAPES = (
     r"\d{8,9}|[A-Z]{1,3}\d{6,9}|\d{2}[A-Z]{2}\d{5}|[A-Z0-9]{9}|\d{2} \d{7}|[A-Z]{2}\d[A-Z0-9]{6}"

@@ -1,8 +1,9 @@
 """Shared pieces of the secret rules: placeholders, value checks and pattern parts.
 
-The rules in :mod:`vault._rules_tokens` and :mod:`vault._rules_secrets` are
-data; what they have in common (which values are placeholders rather than
-secrets, checksum validators, the rule factory, pattern fragments) lives here.
+The rules in :mod:`vault._rules_tokens`, :mod:`vault._rules_secrets` and
+:mod:`vault._rules_credentials` are data; what they have in common (which values
+are placeholders rather than secrets, checksum validators, the rule factory,
+pattern fragments) lives here.
 """
 
 from __future__ import annotations
@@ -99,6 +100,11 @@ _SECRET_REFERENCE = re.compile(
 )
 
 
+# A token that a deploy step substitutes: ``@@DB_PASSWORD@@``, ``#{DbPassword}`` (Octopus,
+# Azure DevOps' replace-tokens), ``__DB_PASSWORD__``.
+_TEMPLATE_TOKEN = re.compile(r"@@[A-Za-z0-9_.-]+@@|#\{[A-Za-z0-9_. -]+\}#?|__[A-Za-z0-9_.-]+__")
+
+
 def _placeholder(value: str) -> bool:
     """Templates, references, masks, dummies and documented examples."""
     if value in _EXAMPLES:
@@ -108,7 +114,7 @@ def _placeholder(value: str) -> bool:
         return True
     if low.startswith(_DUMMY_PREFIXES) or _DUMMY_PART.search(low):
         return True
-    if _SECRET_REFERENCE.match(low):
+    if _SECRET_REFERENCE.match(low) or _TEMPLATE_TOKEN.fullmatch(value):
         return True
     return (
         bool(_SHELL_VAR.match(value))
@@ -189,6 +195,70 @@ def _random(value: str) -> bool:
 def _mixed_not_url(value: str) -> bool:
     """:func:`_mixed`, but not a link or a path ('reset link: https://...')."""
     return "://" not in value and not value.startswith(("/", "www.")) and _mixed(value)
+
+
+# Public halves that a note may hand over like a secret: OpenSSH public key blobs (base64
+# of a length-prefixed algorithm name, hence ``AAAA``), age recipients, Nostr public keys,
+# Stripe publishable keys.
+_PUBLIC_KEY_PREFIXES = ("AAAA", "age1", "npub1", "pk_live_", "pk_test_", "ssh-", "ecdsa-")
+# A file name with its extension, or a path: where a key is kept, not the key.
+_FILE_NAME = re.compile(r"(?:[\w.-]+/)*[\w-]+(?:\.[\w-]+)*\.[A-Za-z][A-Za-z0-9]{0,4}")
+
+
+def _opaque(value: str) -> bool:
+    """:func:`_bare`, but not a link, path, file name or public key: a value named in
+    prose as the secret itself (``the signing key is `X` ``)."""
+    return (
+        "://" not in value
+        and not value.startswith(("/", "~", "./", "www.", *_PUBLIC_KEY_PREFIXES))
+        and not _FILE_NAME.fullmatch(value)
+        and _bare(value)
+    )
+
+
+# Ticket keys (``INC-20417``, ``OPS-1182``) and settings (``min-length=12``) that a note
+# may quote after a word about credentials.
+_TICKET_OR_SETTING = re.compile(r"[A-Z][A-Z0-9]{1,9}-[0-9]+|[A-Za-z][\w.-]*=[\w.-]+")
+
+
+def _password_like(value: str) -> bool:
+    """:func:`_opaque` with letters and a digit or a symbol other than a word separator:
+    ``maple-ember-velvet84`` reads as a password, ``vault-prod`` as a name."""
+    return (
+        not _TICKET_OR_SETTING.fullmatch(value)
+        and _opaque(value)
+        and any(ch.isalpha() for ch in value)
+        and any(ch.isdigit() or not (ch.isalnum() or ch in "-_.") for ch in value)
+    )
+
+
+def _base64_data(value: str) -> bool:
+    """A base64 value in a manifest's data, not a number beside it (``resourceVersion``,
+    ``generation``): base64 of random bytes is all digits with vanishing odds."""
+    return not value.isdigit() and _literal(value)
+
+
+def _b64decode_std(value: str) -> bytes | None:
+    try:
+        return base64.b64decode(value + "=" * (-len(value) % 4), validate=True)
+    except (binascii.Error, ValueError):
+        return None
+
+
+def _base64_private_key(value: str) -> bool:
+    """Base64 of a PEM private key (kubeconfig ``client-key-data``, Helm values): its
+    first line names a private key, where a certificate's names a certificate."""
+    raw = _b64decode_std(value)
+    return raw is not None and b"PRIVATE KEY" in raw.split(b"\n", 1)[0]
+
+
+def _sasl_plain(value: str) -> bool:
+    """SASL PLAIN's response (RFC 4616): base64 of ``authzid NUL user NUL password``."""
+    raw = _b64decode_std(value)
+    if raw is None:
+        return False
+    parts = raw.split(b"\0")
+    return len(parts) == 3 and all(parts[1:])
 
 
 def _mixed_case(value: str) -> bool:
