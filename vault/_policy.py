@@ -25,6 +25,7 @@ from . import (
     _rules_ids_intl,
     _rules_names,
     _rules_names_fields,
+    _rules_names_given,
     _rules_names_intl,
     _rules_personal,
     _rules_secrets,
@@ -51,6 +52,7 @@ def _registry() -> dict[str, Rule]:
         *_rules_names_intl.RULES,
         *_rules_names_fields.RULES,
         *_rules_addresses.RULES,
+        *_rules_names_given.RULES,
     ):
         if rule.name in rules:
             raise ConfigurationError(f"two built-in detectors are named {rule.name}")
