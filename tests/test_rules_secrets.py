@@ -417,6 +417,8 @@ POSITIVE: list[Case] = [
                                rand(ALNUM + "*", 16)), "user_password_pair", "password"),
     ("pair_zugangsdaten", lambda: _in("Zugangsdaten: einkauf / {v}", "harbor7038?"),
      "user_password_pair", "password"),
+    ("pair_leading_star", lambda: _in("the old admin creds (admin / {v}) are gone",
+                                      "*XQiBV9sqb4SsrcF"), "user_password_pair", "password"),
 ]  # fmt: skip
 
 
@@ -1127,4 +1129,18 @@ def test_password_in_backticks(redactor: Redactor, template: str) -> None:
 )
 def test_password_in_backticks_look_alikes_kept(redactor: Redactor, text: str) -> None:
     """Names, ticket keys and variables in backticks after 'creds' stay."""
+    assert secret_findings(redactor, text) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "db:\n  password: *db_password\n",
+        "defaults: &defaults\n  token: *defaultSettings\n",
+        "password: *node1_secret",
+    ],
+)
+def test_yaml_aliases_are_names_not_secrets(redactor: Redactor, text: str) -> None:
+    """A YAML alias or anchor names a value written elsewhere; a password that starts with
+    ``*`` or ``&`` but mixes case at random is a password (see pair_leading_star)."""
     assert secret_findings(redactor, text) == []

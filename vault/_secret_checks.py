@@ -79,11 +79,17 @@ _NAME_WORD = re.compile(
 )
 _NAME_SEPARATORS = re.compile(r"[._]+")
 _IDENTIFIER = re.compile(r"[a-z_]+|[A-Z_]+")
-# A YAML anchor or alias (``&db_password``, ``*defaults``): a name, not a value. Generated
-# keys may start with ``&`` or ``*`` too, but go on with symbols.
+# A YAML anchor or alias (``&db_password``, ``*defaults``, ``*dbSettings``): a name, not a
+# value. Its name is made of words (lower-case, or capitalised in camelCase) and numbers;
+# a password may start with ``&`` or ``*`` too (``*XQiBV9sqb``), but mixes case at random.
+# Generated keys that start so go on with symbols.
 # A note in brackets after the word ("password (prod): ..."), not the password.
 _ANNOTATION = re.compile(r"[(（][^\W\d_]+(?:[ .-][^\W\d_]+)*[)）][:：]?")
-_YAML_REFERENCE = re.compile(r"[&*][A-Za-z_][A-Za-z0-9_.-]{0,63}")
+_YAML_REFERENCE = re.compile(
+    r"[&*](?=[A-Za-z_][A-Za-z0-9_.-]{0,63}$)_*(?:[a-z][a-z0-9]*|[A-Z][a-z0-9]+)"
+    # Each further word starts with a separator or a capital, so no text splits two ways.
+    r"(?:[_.-]+(?:[a-z0-9]+|[A-Z][a-z0-9]+)|[A-Z][a-z0-9]+)*_*"
+)
 # A shell or Windows variable: "${DB_PASS}", "$(cat pw)", "$DB_PASS", "%APPDATA%\\key"; a
 # generated key may start with "%w%(" too, so a Windows name must end the value or a path.
 _SHELL_VAR = re.compile(r"\$(?:[{(]|[A-Za-z_][A-Za-z0-9_]*$)|%[A-Za-z_][A-Za-z0-9_]*%(?:$|[\\/])")
