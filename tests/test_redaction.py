@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import json
 import logging
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -460,3 +463,27 @@ def test_overlapping_rule_finds_every_row_under_one_header(overlapping: bool) ->
     text = "codes\ncode=111111\nnothing\ncode=222222\ncode=333333\n"
     found = [text[f.start : f.end] for f in redactor.scan(text)]
     assert found == (["111111", "222222", "333333"] if overlapping else ["111111"])
+
+
+def test_built_in_patterns_do_not_depend_on_string_hashing() -> None:
+    """Every built-in pattern is the same in every process: one built from a set of words
+    in the set's order would change with PYTHONHASHSEED, and with it which alternative of
+    a leftmost-first alternation matches."""
+    script = (
+        "import hashlib\n"
+        "from vault._policy import _registry\n"
+        "rules = _registry().values()\n"
+        "print(hashlib.sha256(''.join(r.pattern + '\\0' + r.cue for r in rules).encode())"
+        ".hexdigest())\n"
+    )
+    digests = {
+        subprocess.run(
+            [sys.executable, "-c", script],
+            env={**os.environ, "PYTHONHASHSEED": seed},
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        for seed in ("1", "2", "3")
+    }
+    assert len(digests) == 1

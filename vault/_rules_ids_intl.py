@@ -44,7 +44,7 @@ def _label_pattern(labels: tuple[str, ...]) -> str:
         forms.append(
             r"(?:^|[^\p{L}\p{N}])" + word if label[0].lower() != label[0].upper() else word
         )
-    return r"(?i:" + "|".join(sorted(set(forms), key=len, reverse=True)) + r")"
+    return r"(?i:" + "|".join(sorted(set(forms), key=lambda form: (-len(form), form))) + r")"
 
 
 def _labelled(
