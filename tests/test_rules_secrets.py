@@ -18,7 +18,7 @@ import pytest
 import re2
 
 from tests.corpus import generate
-from vault import _rules_credentials, _rules_secrets
+from vault import _rules_credentials, _rules_formats, _rules_secrets
 from vault._policy import load
 from vault._redact import BlockedError, Redactor
 
@@ -29,7 +29,7 @@ HEX = "0123456789abcdef"
 BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 BECH32 = "qpzry9x8gf2tvdw0s3jn54khce6mua7l"
 # The secret rules in the order the policy registers them.
-RULES = (*_rules_secrets.RULES, *_rules_credentials.RULES)
+RULES = (*_rules_secrets.RULES, *_rules_credentials.RULES, *_rules_formats.RULES)
 
 
 @pytest.fixture(scope="module")

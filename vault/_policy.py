@@ -21,12 +21,14 @@ import re2
 from . import (
     _rules_addresses,
     _rules_credentials,
+    _rules_formats,
     _rules_ids,
     _rules_ids_intl,
     _rules_names,
     _rules_names_fields,
     _rules_names_given,
     _rules_names_intl,
+    _rules_names_lines,
     _rules_personal,
     _rules_secrets,
 )
@@ -45,10 +47,12 @@ def _registry() -> dict[str, Rule]:
     for rule in (
         *_rules_secrets.RULES,
         *_rules_credentials.RULES,
+        *_rules_formats.RULES,
         *_rules_personal.RULES,
         *_rules_ids.RULES,
         *_rules_ids_intl.RULES,
         *_rules_names.RULES,
+        *_rules_names_lines.RULES,
         *_rules_names_intl.RULES,
         *_rules_names_fields.RULES,
         *_rules_addresses.RULES,
