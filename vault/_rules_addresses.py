@@ -12,11 +12,11 @@ from __future__ import annotations
 import re
 
 from ._rules import Rule
+from ._rules_names import _CAP
 from ._rules_names_data import ADDRESS_KEYS, ADDRESS_LABELS, SUFFIX_STREET_TYPES
 
 # --- street addresses ------------------------------------------------------------------------
 
-_CAP = r"\p{Lu}[\p{L}'’\-]*"
 _CAPS = _CAP + r"(?: " + _CAP + r"){0,3}"
 _STARTS = r"(?:(?m:^)|[^\p{L}\p{N}])"
 

@@ -197,7 +197,9 @@ def written_birth_date(value: str) -> bool:
 
 # An international number with an extension ("+1 914-832-4681 x864", "ext. 12"), or right
 # after a word in a script written without spaces ("手机+86-180-0970-2380", "携帯+81 ...").
-_PHONE_EXT = r"(?: ?(?:x|ext\.?|extension|доб\.?|内線) ?\d{1,5})"
+_EXTENSION_WORD = r"(?:x|ext\.?|extension|доб\.?|内線)"
+_PHONE_EXT = r"(?: ?" + _EXTENSION_WORD + r" ?\d{1,5})"
+_EXTENSION = re.compile(r" ?" + _EXTENSION_WORD + r" ?(?=\d)")
 _PHONE_NUMBER = r"\+[1-9](?:[ .\-]?(?:\(0\) ?)?\(?\d\)?){6,14}"
 _PHONE_EXTENDED = (
     r"(?:(?m:^)|[^0-9A-Za-z_.+\-/])(?P<value>" + _PHONE_NUMBER + _PHONE_EXT + r")(?:\W|$)"
@@ -215,7 +217,7 @@ _ID_PHONE = (
 
 def intl_phone(value: str) -> bool:
     """An international number libphonenumber takes as possible, its extension aside."""
-    number = re.split(r" ?(?:x|ext\.?|extension|доб\.?|内線) ?(?=\d)", value, maxsplit=1)[0]
+    number = _EXTENSION.split(value, maxsplit=1)[0]
     return v.phone(number)
 
 

@@ -110,7 +110,10 @@ _PREPOSITION_STREET = (
 
 _LOWER = r"(?:\p{Ll}|\\u00[e-f][0-9a-f])"  # JSON writes "é" as \u00e9
 _LATIN_WORD = r"\p{Lu}(?:[\p{Ll}'’]*\p{Lu})?" + _LOWER + r"+(?:-\p{Lu}?" + _LOWER + r"+)?"
-_NAME_WORD = r"(?:" + _LATIN_WORD + r"|\p{Lu}\.|\p{Lu}{2,}(?:-\p{Lu}{2,})?)"
+_UPPER_WORD = r"\p{Lu}{2,}(?:-\p{Lu}{2,})?"
+_NAME_WORD = r"(?:" + _LATIN_WORD + r"|\p{Lu}\.|" + _UPPER_WORD + r")"
+# "Lindqvist, Gustav" and "KINGSBURY, Fiona": a family name, a comma, a given name.
+_FAMILY_GIVEN = r"(?:" + _LATIN_WORD + r"|" + _UPPER_WORD + r"), " + _LATIN_WORD
 _PARTICLE = r"(?:van der|van den|de la|van|von|der|den|de|da|di|del|della|du|la|le|bin|ibn|al|el|zu|dos|das|do)"  # noqa: E501
 _NAME = (
     r"(?:" + _NAME_WORD + r"(?: (?:" + _PARTICLE + r" )?" + _NAME_WORD + r"){0,3}"

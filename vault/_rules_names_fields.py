@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from ._rules import Rule
-from ._rules_names import _LATIN_WORD, _NAME_END, _TWO_WORDS, _person
+from ._rules_names import _FAMILY_GIVEN, _NAME_END, _TWO_WORDS, _person
 from ._rules_names_data import (
     CALL_BACK,
     FIELD_KEYS,
@@ -29,13 +29,11 @@ from ._rules_names_data import (
 # stands before it. "Last, First" and "LAST, First" are kept whole; a Japanese given
 # name may be written in kana ("田中 さくら").
 
-_UPPER_WORD = r"\p{Lu}{2,}(?:-\p{Lu}{2,})?"
-_FAMILY_FIRST = r"(?:" + _LATIN_WORD + r"|" + _UPPER_WORD + r"), " + _LATIN_WORD
 _HEBREW_WORD = r"\p{Hebrew}[\p{Hebrew}׳״'\-]*"
 _THAI_WORD = r"\p{Thai}+"
 _ANY_NAME = (
     r"(?:"
-    + _FAMILY_FIRST
+    + _FAMILY_GIVEN
     + r"|"
     + _TWO_WORDS
     + r"|"
@@ -205,7 +203,7 @@ _PSQL_CELL = r"\|[ \t]*(?P<value>" + _ANY_NAME + r")[ \t]*\|[^\r\n]*(?:@|\d[\d (
 # "[10:02] Doe, Jane: hey" -- a chat speaker written family name first
 _SPEAKER_FAMILY = (
     r"(?m:^)[ \t]*\[[^\]\r\n]{0,20}\d{1,2}:\d\d[^\]\r\n]{0,6}\][ \t]*"
-    r"(?P<value>" + _FAMILY_FIRST + r"):"
+    r"(?P<value>" + _FAMILY_GIVEN + r"):"
 )
 
 # title: onboarding — Jane Doe

@@ -8,7 +8,16 @@ share), so that ties between findings resolve as before the rules were split.
 from __future__ import annotations
 
 from ._rules import Rule
-from ._rules_names import _CAP, _LATIN_WORD, _NAME, _NAME_END, _PARTICLE, _TWO_WORDS, _person
+from ._rules_names import (
+    _CAP,
+    _FAMILY_GIVEN,
+    _LATIN_WORD,
+    _NAME,
+    _NAME_END,
+    _PARTICLE,
+    _TWO_WORDS,
+    _person,
+)
 from ._rules_names_data import (
     FORM_LABELS,
     KOREAN_LABELS,
@@ -21,7 +30,6 @@ from ._rules_names_data import (
 
 # "Anställd: Lindqvist, Gustav", "Müşteri: Çelik, Mehmet", "ФИО: ...", "Họ tên: Đỗ Bích Ngọc",
 # "الموظف: نورة السويدي", "Patient: KINGSBURY, Fiona", "환자명: 최도윤", "받는 사람 장하은".
-_FAMILY_GIVEN = r"(?:" + _LATIN_WORD + r"|\p{Lu}{2,}(?:-\p{Lu}{2,})?), " + _LATIN_WORD
 _FORM_LABEL = (
     r"(?:(?m:^)|[^\p{L}])(?:(?i:" + FORM_LABELS + r")[ \t]*[:：]"
     r"|(?:" + KOREAN_LABELS + r")(?:[ \t]*[:：]|[ \t]))[ \t]*"

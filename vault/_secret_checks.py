@@ -154,9 +154,10 @@ def _mixed(value: str) -> bool:
 def _basic_credentials(value: str) -> bool:
     """Base64 that decodes to ``user:password``, as an HTTP Basic credential does: the
     decoding tells it from a word that happens to follow "basic" in prose."""
+    raw = _b64decode_std(value)
     try:
-        decoded = base64.b64decode(value + "=" * (-len(value) % 4), validate=True).decode()
-    except (binascii.Error, UnicodeDecodeError):
+        decoded = "" if raw is None else raw.decode()
+    except UnicodeDecodeError:
         return False
     user, colon, password = decoded.partition(":")
     return bool(colon and user and password and decoded.isprintable())
