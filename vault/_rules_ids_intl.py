@@ -223,12 +223,7 @@ def intl_phone(value: str) -> bool:
 
 def indonesian_phone(value: str) -> bool:
     """A valid Indonesian number (libphonenumber)."""
-    import phonenumbers  # loaded on the first candidate only, as in the phone validator
-
-    try:
-        return bool(phonenumbers.is_valid_number(phonenumbers.parse(value, "ID")))
-    except phonenumbers.NumberParseException:
-        return False
+    return v.phone_in_region(value, "ID")
 
 
 RULES: tuple[Rule, ...] = (

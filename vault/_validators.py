@@ -265,12 +265,19 @@ def phone(value: str) -> bool:
             and (value.startswith("(") or value[3] in "-. ")
         ):
             return number[1:3] != "11"  # NANP: no N11 service code as area code
-        for region in _PHONE_REGIONS:
-            if phonenumbers.is_valid_number(phonenumbers.parse(value, region)):
-                return True
     except phonenumbers.NumberParseException:
         return False
-    return False
+    return any(phone_in_region(value, region) for region in _PHONE_REGIONS)
+
+
+def phone_in_region(value: str, region: str) -> bool:
+    """A number libphonenumber takes as valid when dialled in ``region``."""
+    import phonenumbers
+
+    try:
+        return bool(phonenumbers.is_valid_number(phonenumbers.parse(value, region)))
+    except phonenumbers.NumberParseException:
+        return False
 
 
 def date_parts(value: str) -> bool:
