@@ -63,10 +63,9 @@ from bench_commands import (
     user_notes,
 )
 
-import vault._vault
-from vault import Vault
-from vault._audit import MAC_SUFFIX_LEN, AuditLog, Event
-from vault._audit_verify import Report, verify
+import memvault._vault
+from memvault import Vault
+from memvault.audit import MAC_SUFFIX_LEN, AuditLog, Event, Report, verify
 
 USERS = 10  # per latency vault, 100 notes of 2 KB each
 MEASURED = user_name(5)
@@ -137,7 +136,7 @@ class NoAuditLog(AuditLog):
 
 
 def open_without_log(home: Path, durability: str) -> Vault:
-    with mock.patch.object(vault._vault, "AuditLog", NoAuditLog):
+    with mock.patch.object(memvault._vault, "AuditLog", NoAuditLog):
         return Vault.open(home, durability=durability)
 
 
@@ -436,11 +435,11 @@ def profile(title: str, work: Callable[[], object], lines: int = 14) -> str:
     work()
     profiler.disable()
     parts = [f"\n-- profile: {title}"]
-    for order, restrictions in (("tottime", (lines,)), ("cumulative", (r"vault/_audit", lines))):
+    for order, restrictions in (("tottime", (lines,)), ("cumulative", (r"memvault/audit/", lines))):
         out = io.StringIO()
         pstats.Stats(profiler, stream=out).sort_stats(order).print_stats(*restrictions)
         body = out.getvalue()
-        parts.append(f"by {order}" + (" (vault/_audit*.py)" if order == "cumulative" else ""))
+        parts.append(f"by {order}" + (" (memvault/audit/*.py)" if order == "cumulative" else ""))
         parts.append(body[body.find("   ncalls") :].rstrip())
     return "\n".join(parts)
 

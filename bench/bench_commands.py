@@ -44,7 +44,7 @@ from typing import Any, Literal, Protocol
 
 from anthropic.tools.memory import BetaLocalFilesystemMemoryTool
 
-from vault import Vault
+from memvault import Vault
 
 USERS = 100
 TOPICS = 10

@@ -33,8 +33,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from vault._policy import load, resolve  # noqa: E402
-from vault._redact import Redactor  # noqa: E402
+from memvault.redaction import (  # noqa: E402
+    Redactor,
+    load,
+    resolve,
+)
 
 CORPUS = ROOT / "tests" / "corpus" / "samples.jsonl"
 SECRET_KINDS = (

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from vault import MemoryTool, Vault
+from memvault import MemoryTool, Vault
 
 
 @pytest.fixture(autouse=True)

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from vault import MasterKeyError, MemoryTool, Vault
+from memvault import MasterKeyError, MemoryTool, Vault
 
 DB_FILES = {"vault.db", "vault.db-wal", "vault.db-shm"}
 AUDIT_FILE = re.compile(r"audit/(\.lock|audit-\d{6}\.jsonl)")

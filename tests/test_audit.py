@@ -29,15 +29,12 @@ from typing import Any
 import pytest
 from anthropic.lib.tools import ToolError
 
-import vault._audit as audit_module
-from vault import IntegrityError, MemoryTool, StorageError, Vault
-from vault._audit import FIELDS
-from vault._audit_files import line_hash
-from vault._audit_keys import AuditKeys
-from vault._audit_verify import Problem, Report, verify
-from vault._cli import main
-from vault._crypto import Key
-from vault._tool import AUDIT_MESSAGE, UNAVAILABLE_MESSAGE
+import memvault.audit._appender as audit_module
+from memvault import IntegrityError, MemoryTool, StorageError, Vault
+from memvault._crypto import Key
+from memvault.audit import FIELDS, AuditKeys, Problem, Report, line_hash, verify
+from memvault.cli import main
+from memvault.tool._sdk import AUDIT_MESSAGE, UNAVAILABLE_MESSAGE
 
 SEGMENT_BYTES = 4096  # 7 records a segment: the script below fills 5 segments
 HINT = "memvault: hint: keep this home as evidence; compare with a backup and the last checkpoint\n"

@@ -24,11 +24,10 @@ from typing import Any
 import pytest
 from anthropic.lib.tools import ToolError
 
+from memvault import Vault
+from memvault.audit import FIELDS, verify
+from memvault.cli import main
 from tests.forking import ForkingHelper
-from vault import Vault
-from vault._audit import FIELDS
-from vault._audit_verify import verify
-from vault._cli import main
 
 pytestmark = pytest.mark.slow
 
@@ -42,8 +41,8 @@ from contextlib import contextmanager
 
 from anthropic.lib.tools import ToolError
 
-from vault import Vault
-from vault._store import Store
+from memvault import Vault
+from memvault.store import Store
 
 
 def say(text):

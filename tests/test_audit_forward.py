@@ -10,11 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from vault import IntegrityError, Vault, _crypto
-from vault import _audit as audit_module
-from vault._audit_files import line_hash, segments
-from vault._audit_keys import ForwardState, read_forward_key
-from vault._cli import main
+from memvault import IntegrityError, Vault, _crypto
+from memvault.audit import ForwardState, line_hash, read_forward_key, segments
+from memvault.audit import _appender as audit_module
+from memvault.cli import main
 
 
 def cli(argv: list[str]) -> tuple[int, str, str]:

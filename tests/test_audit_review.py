@@ -22,11 +22,20 @@ from typing import Any
 import pytest
 from anthropic.lib.tools import ToolError
 
-from vault import UsageError, Vault
-from vault._audit_export import export, to_ecs, to_ocsf
-from vault._audit_files import segments
-from vault._audit_review import SEALED, Filters, Scan, parse_filters
-from vault._audit_show import count, show, stats
+from memvault import UsageError, Vault
+from memvault.audit import (
+    SEALED,
+    Filters,
+    Scan,
+    count,
+    export,
+    parse_filters,
+    segments,
+    show,
+    stats,
+    to_ecs,
+    to_ocsf,
+)
 
 PHONE = "+1 415 823 4132"
 SECRET = "Tr0ub4dor-and-3x"

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 from anthropic.lib.tools import ToolError
 
-from vault import Vault
-from vault._cli import main
+from memvault import Vault
+from memvault.cli import main
 
 
 def run(
@@ -174,7 +174,7 @@ def test_python_dash_m_vault_runs_as_a_program(home: Path) -> None:
     env = {**os.environ}
     command = json.dumps({"command": "create", "path": "/memories/x", "file_text": "y"}) + "\n"
     proc = subprocess.run(
-        [sys.executable, "-m", "vault", "--home", str(home), "exec", "--user", "bob"],
+        [sys.executable, "-m", "memvault", "--home", str(home), "exec", "--user", "bob"],
         input=command.encode(),
         capture_output=True,
         env=env,

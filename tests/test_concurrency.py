@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from vault import MemoryTool, Vault
+from memvault import MemoryTool, Vault
 
 pytestmark = pytest.mark.slow
 
@@ -30,7 +30,7 @@ _WAIT = 90.0  # seconds before a silent child counts as hung
 _CHILD = r"""
 import json, sys
 
-from vault import Vault
+from memvault import Vault
 
 
 def say(obj):

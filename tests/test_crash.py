@@ -23,8 +23,8 @@ from typing import Any
 
 import pytest
 
+from memvault import Vault
 from tests.forking import ForkingHelper
-from vault import Vault
 
 pytestmark = pytest.mark.slow
 
@@ -40,9 +40,9 @@ import json, os, signal, sys, time, traceback
 
 from anthropic.lib.tools import ToolError
 
-import vault._keys
-from vault import Vault
-from vault._store import Store
+import memvault.keys._hierarchy
+from memvault import Vault
+from memvault.store import Store
 
 
 def say(text):
@@ -67,11 +67,11 @@ def install_kill_point(point):
             die()
         os.link = link
     elif point == "after_key_file":
-        real_write = vault._keys._write_key_file
+        real_write = memvault.keys._hierarchy._write_key_file
         def write(path, text):
             real_write(path, text)
             die()
-        vault._keys._write_key_file = write
+        memvault.keys._hierarchy._write_key_file = write
     elif point == "before_commit":
         real_set = Store.set_meta
         def set_meta(self, key, value):

@@ -13,8 +13,8 @@ from anthropic.lib.tools import ToolError
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from vault import MemoryTool, PathError, Vault
-from vault._guard import MAX_DEPTH, MAX_NAME_BYTES, MAX_PATH_BYTES, MemoryPath, parse, show
+from memvault import MemoryTool, PathError, Vault
+from memvault.memory import MAX_DEPTH, MAX_NAME_BYTES, MAX_PATH_BYTES, MemoryPath, parse, show
 
 SUFFIX = ". Use /memories or a path below it, such as /memories/notes.md."
 REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})

@@ -14,9 +14,9 @@ from anthropic.lib.tools import ToolError
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from vault import MemoryTool, Vault
-from vault._cli import main
-from vault._tool import INTEGRITY_MESSAGE, UNAVAILABLE_MESSAGE
+from memvault import MemoryTool, Vault
+from memvault.cli import main
+from memvault.tool._sdk import INTEGRITY_MESSAGE, UNAVAILABLE_MESSAGE
 
 COMMANDS = "Use one of: view, create, str_replace, insert, delete, rename."
 VIEW_RANGE_SHAPE = (

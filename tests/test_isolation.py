@@ -17,7 +17,7 @@ from anthropic.lib.tools import ToolError
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from vault import MemoryTool, UsageError, Vault
+from memvault import MemoryTool, UsageError, Vault
 
 Outcome = tuple[bool, str]
 

@@ -26,10 +26,8 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from memvault.redaction import Finding, Redactor, load, resolve
 from tests.corpus import generate
-from vault._policy import load, resolve
-from vault._redact import Redactor
-from vault._rules import Finding
 
 CORPUS = Path(__file__).resolve().parent / "corpus" / "samples.jsonl"
 

@@ -14,11 +14,9 @@ from anthropic.lib.tools import ToolError
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from vault import MemoryTool, Vault
-from vault._policy import PolicyError, load
-from vault._redact import MARKER, Configured, Redactor, _Markers
-from vault._rules import Rule
-from vault._validators import VALIDATORS
+from memvault import MemoryTool, PolicyError, Vault
+from memvault.redaction import MARKER, VALIDATORS, Configured, Redactor, Rule, load
+from memvault.redaction._engine import _Markers
 
 EMAIL = "jane.doe@acme-health.io"
 CARD = "4111 1111 1111 1111"
@@ -384,7 +382,7 @@ def test_adversarial_megabyte_finishes() -> None:
 
 def test_cli_redact_and_policy_check(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """memvault redact prints the redacted text and findings; policy check validates."""
-    from vault._cli import main
+    from memvault.cli import main
 
     note = tmp_path / "note.txt"
     note.write_text(f"mail {EMAIL}\n")
@@ -471,7 +469,7 @@ def test_built_in_patterns_do_not_depend_on_string_hashing() -> None:
     a leftmost-first alternation matches."""
     script = (
         "import hashlib\n"
-        "from vault._policy import _registry\n"
+        "from memvault.redaction.rules import _registry\n"
         "rules = _registry().values()\n"
         "print(hashlib.sha256(''.join(r.pattern + '\\0' + r.cue for r in rules).encode())"
         ".hexdigest())\n"

@@ -8,9 +8,8 @@ from collections.abc import Callable
 
 import pytest
 
-from vault import _id_checks as ids
-from vault._policy import load
-from vault._redact import Redactor
+from memvault.redaction import Redactor, load
+from memvault.redaction.checks import _national_ids as ids
 
 REDACTOR: Redactor = load().redactor
 RNG = random.Random(20240611)

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from vault._policy import load
-from vault._redact import Redactor
+from memvault.redaction import Redactor, load
 
 REDACTOR: Redactor = load().redactor
 

@@ -5,10 +5,9 @@ from __future__ import annotations
 import pytest
 import re2
 
-from vault._names_given import COMMON_WORDS, GIVEN_NAMES
-from vault._policy import load
-from vault._redact import Configured, Redactor
-from vault._rules_names_given import RULES
+from memvault.redaction import Configured, Redactor, load
+from memvault.redaction.rules._given_names import COMMON_WORDS, GIVEN_NAMES
+from memvault.redaction.rules._names_given import RULES
 
 REDACTOR: Redactor = load().redactor
 GIVEN_ONLY = Redactor([Configured(rule, "redact", 4) for rule in RULES])

@@ -6,10 +6,9 @@ import random
 
 import pytest
 
-from vault import _id_checks as ids
-from vault import _validators as v
-from vault._policy import load
-from vault._redact import Redactor
+from memvault.redaction import Redactor, load
+from memvault.redaction.checks import _national_ids as ids
+from memvault.redaction.checks import _validators as v
 
 REDACTOR: Redactor = load().redactor
 

@@ -17,10 +17,12 @@ from collections.abc import Callable
 import pytest
 import re2
 
+from memvault import BlockedError
+from memvault.redaction import Redactor, load
+from memvault.redaction.rules import _credentials as _rules_credentials
+from memvault.redaction.rules import _formats as _rules_formats
+from memvault.redaction.rules import _secrets as _rules_secrets
 from tests.corpus import generate
-from vault import _rules_credentials, _rules_formats, _rules_secrets
-from vault._policy import load
-from vault._redact import BlockedError, Redactor
 
 ALNUM = string.ascii_letters + string.digits
 URLSAFE = ALNUM + "_-"

@@ -7,24 +7,29 @@ from pathlib import Path
 import pytest
 from anthropic.lib.tools import BetaAbstractMemoryTool, ToolError
 
-import vault
-from vault import MemoryTool, Vault
+import memvault
+from memvault import MemoryTool, Vault
 
 
 def test_exported_names_are_pinned() -> None:
     """The package exports exactly these names, sorted."""
-    assert vault.__all__ == sorted(vault.__all__)
-    assert vault.__all__ == [
+    assert memvault.__all__ == sorted(memvault.__all__)
+    assert memvault.__all__ == [
+        "AuditError",
+        "BlockedError",
         "CommandError",
         "ConfigurationError",
         "IntegrityError",
         "MasterKeyError",
         "MemoryTool",
         "PathError",
+        "PolicyError",
+        "RedactionError",
         "StorageError",
         "UsageError",
         "Vault",
         "VaultError",
+        "__version__",
     ]
 
 

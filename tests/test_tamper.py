@@ -28,14 +28,14 @@ from anthropic.lib.tools import ToolError
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from vault import (
+from memvault import (
     ConfigurationError,
     IntegrityError,
     MasterKeyError,
     Vault,
     VaultError,
 )
-from vault._tool import INTEGRITY_MESSAGE
+from memvault.tool._sdk import INTEGRITY_MESSAGE
 
 Outcome = tuple[bool, str]  # (succeeded, result or ToolError content)
 INTEGRITY: Outcome = (False, INTEGRITY_MESSAGE)

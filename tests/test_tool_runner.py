@@ -17,7 +17,7 @@ from typing import Any
 import anthropic
 import pytest
 
-from vault import Vault
+from memvault import Vault
 
 MODEL = "claude-sonnet-5-5"
 

@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from vault import IntegrityError, Vault
-from vault._crypto import Key, Sealer, open_blob
+from memvault import IntegrityError, Vault
+from memvault._crypto import Key, Sealer, open_blob
 
 VECTORS = Path(__file__).parent / "vectors"
 

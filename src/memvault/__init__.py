@@ -1,0 +1,70 @@
+"""memvault: an encrypted, audited memory vault for Claude's memory tool.
+
+::
+
+    from memvault import Vault
+
+    with Vault.open("path/to/home") as v:
+        tool = v.memory_tool(user="alice")   # a BetaAbstractMemoryTool
+        tool.call({"command": "view", "path": "/memories"})
+
+Importing memvault does not import the ``anthropic`` SDK: it is loaded when a
+tool is asked for (``Vault.memory_tool``, or the name ``memvault.MemoryTool``),
+so operator commands such as ``memvault audit verify`` start without it.
+"""
+
+from __future__ import annotations
+
+from importlib import metadata as _metadata
+from typing import TYPE_CHECKING, Any
+
+from ._vault import Vault
+from .errors import (
+    AuditError,
+    BlockedError,
+    CommandError,
+    ConfigurationError,
+    IntegrityError,
+    MasterKeyError,
+    PathError,
+    PolicyError,
+    RedactionError,
+    StorageError,
+    UsageError,
+    VaultError,
+)
+
+if TYPE_CHECKING:
+    from .tool import MemoryTool
+
+try:
+    __version__ = _metadata.version("memvault")
+except _metadata.PackageNotFoundError:  # pragma: no cover - run from a source tree
+    __version__ = "0+unknown"
+
+__all__ = [
+    "AuditError",
+    "BlockedError",
+    "CommandError",
+    "ConfigurationError",
+    "IntegrityError",
+    "MasterKeyError",
+    "MemoryTool",
+    "PathError",
+    "PolicyError",
+    "RedactionError",
+    "StorageError",
+    "UsageError",
+    "Vault",
+    "VaultError",
+    "__version__",
+]
+
+
+def __getattr__(name: str) -> Any:
+    # The SDK adapter is imported on first use only (importing the SDK takes about a second).
+    if name == "MemoryTool":
+        from .tool import MemoryTool
+
+        return MemoryTool
+    raise AttributeError(f"module 'memvault' has no attribute {name!r}")

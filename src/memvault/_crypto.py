@@ -1,0 +1,218 @@
+"""The only module that touches cryptographic primitives.
+
+Everything else uses the small recipe API below, which takes no nonce, IV, salt
+or algorithm parameter: those are chosen here, once.
+
+* Sealing is AES-256-GCM-SIV with a fresh random 96-bit nonce per message.
+  GCM-SIV is nonce-misuse resistant: a repeated random nonce (a birthday event
+  after ~2^48 messages under one key) leaks only whether two identical
+  plaintexts were sealed under the same context, instead of the authentication
+  key as with plain GCM. Per-user data keys and rotation keep volumes far below
+  that anyway.
+* Every sealed blob says what it is: a format byte (which also names the AEAD)
+  and the 32-bit key version travel in a 5-byte header, which is authenticated
+  as associated data together with the caller's context (purpose, user, file
+  identity, ...). A blob moved to another context fails to open.
+* Key derivation is HKDF-SHA256 with a distinct label per purpose; keyed
+  look-up tokens are HMAC-SHA256.
+* Signatures (the audit log's checkpoints) are Ed25519, from a derived seed.
+"""
+
+from __future__ import annotations
+
+import hmac as _hmac
+import os
+import struct
+from collections.abc import Callable
+from typing import NoReturn
+
+from cryptography.exceptions import InvalidSignature, InvalidTag, UnsupportedAlgorithm
+from cryptography.hazmat.primitives import hashes
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+from cryptography.hazmat.primitives.ciphers.aead import AESGCMSIV
+from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+
+from .errors import ConfigurationError, IntegrityError
+
+KEY_SIZE = 32
+ID_SIZE = 16
+_NONCE_SIZE = 12
+_TAG_SIZE = 16
+
+# Format byte 0x01: AES-256-GCM-SIV, 12-byte nonce, 16-byte tag.
+FORMAT_V1 = 0x01
+_HEADER = struct.Struct(">BI")  # format, key version
+HEADER_SIZE = _HEADER.size
+OVERHEAD = HEADER_SIZE + _NONCE_SIZE + _TAG_SIZE
+
+
+class Key:
+    """32 secret bytes that stay out of reprs, pickles and logs.
+
+    Raw bytes leave only through :meth:`export_raw`, whose name says what it does.
+    """
+
+    __slots__ = ("__raw",)
+
+    def __init__(self, raw: bytes) -> None:
+        if len(raw) != KEY_SIZE:
+            raise ConfigurationError(f"a key must be {KEY_SIZE} bytes, got {len(raw)}")
+        self.__raw = bytes(raw)
+
+    def export_raw(self) -> bytes:
+        """Return the raw key bytes (for wrapping or writing a key file only)."""
+        return self.__raw
+
+    def __repr__(self) -> str:
+        return "<Key (secret)>"
+
+    __str__ = __repr__
+
+    def __reduce__(self) -> NoReturn:
+        raise TypeError("keys cannot be pickled")
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Key):
+            return NotImplemented
+        return _hmac.compare_digest(self.__raw, other.__raw)
+
+    def __hash__(self) -> int:
+        return id(self)
+
+
+def new_key() -> Key:
+    """A fresh random 256-bit key."""
+    return Key(os.urandom(KEY_SIZE))
+
+
+def new_id() -> bytes:
+    """A fresh random 128-bit identifier (vaults, files)."""
+    return os.urandom(ID_SIZE)
+
+
+def derive(key: Key, label: str, *, salt: bytes | None = None) -> Key:
+    """Derive an independent subkey for one purpose (HKDF-SHA256)."""
+    hkdf = HKDF(algorithm=hashes.SHA256(), length=KEY_SIZE, salt=salt, info=label.encode())
+    return Key(hkdf.derive(key.export_raw()))
+
+
+def mac(key: Key, data: bytes) -> bytes:
+    """HMAC-SHA256 of ``data``: deterministic look-up tokens that reveal nothing of ``data``."""
+    return _hmac.digest(key.export_raw(), data, "sha256")
+
+
+def mac_function(key: Key) -> Callable[[bytes], bytes]:
+    """:func:`mac` with the key bound, for hot loops (verifying a million records)."""
+    raw = key.export_raw()
+
+    def keyed(data: bytes) -> bytes:
+        return _hmac.digest(raw, data, "sha256")
+
+    return keyed
+
+
+def context(*parts: bytes | str | int) -> bytes:
+    """Encode associated data unambiguously: each part is length-prefixed."""
+    out = bytearray()
+    for part in parts:
+        if isinstance(part, int):
+            raw = part.to_bytes(8, "big", signed=False)
+        elif isinstance(part, str):
+            raw = part.encode()
+        else:
+            raw = part
+        out += len(raw).to_bytes(4, "big")
+        out += raw
+    return bytes(out)
+
+
+class Sealer:
+    """Seals and opens blobs under one key of one version."""
+
+    __slots__ = ("_aead", "version")
+
+    def __init__(self, key: Key, version: int) -> None:
+        try:
+            self._aead = AESGCMSIV(key.export_raw())
+        except UnsupportedAlgorithm:  # pragma: no cover - depends on the OpenSSL build
+            raise ConfigurationError(
+                "this build of the cryptography package lacks AES-GCM-SIV",
+                hint="install cryptography from its wheels (pip install -U cryptography)",
+            ) from None
+        self.version = version
+
+    def __repr__(self) -> str:
+        return f"<Sealer version={self.version}>"
+
+    def __reduce__(self) -> NoReturn:
+        raise TypeError("sealers cannot be pickled")
+
+    def seal(self, plaintext: bytes, ctx: bytes) -> bytes:
+        header = _HEADER.pack(FORMAT_V1, self.version)
+        nonce = os.urandom(_NONCE_SIZE)
+        return header + nonce + self._aead.encrypt(nonce, plaintext, header + ctx)
+
+    def _open(self, blob: bytes, ctx: bytes) -> bytes:
+        header = blob[:HEADER_SIZE]
+        nonce = blob[HEADER_SIZE : HEADER_SIZE + _NONCE_SIZE]
+        try:
+            return self._aead.decrypt(nonce, blob[HEADER_SIZE + _NONCE_SIZE :], header + ctx)
+        except InvalidTag:
+            raise IntegrityError(_OPEN_FAILED) from None
+
+
+_OPEN_FAILED = "stored data failed its integrity check (modified, moved or corrupted)"
+
+
+def blob_version(blob: bytes) -> int:
+    """The key version a sealed blob names; raises IntegrityError if it is no blob of ours."""
+    if not isinstance(blob, bytes) or len(blob) < OVERHEAD:
+        raise IntegrityError(_OPEN_FAILED)
+    fmt, version = _HEADER.unpack_from(blob)
+    if fmt != FORMAT_V1:
+        raise IntegrityError(_OPEN_FAILED)
+    return int(version)
+
+
+def open_blob(blob: bytes, ctx: bytes, sealer_for: Callable[[int], Sealer | None]) -> bytes:
+    """Open a sealed blob with the sealer for the key version it names.
+
+    Every failure is the same opaque IntegrityError: a wrong version, a missing
+    key, a flipped bit and a blob moved to another context all look alike.
+    """
+    sealer = sealer_for(blob_version(blob))
+    if sealer is None:
+        raise IntegrityError(_OPEN_FAILED)
+    return sealer._open(blob, ctx)
+
+
+class Signer:
+    """An Ed25519 signing key made from a derived 32-byte seed."""
+
+    __slots__ = ("_key",)
+
+    def __init__(self, seed: Key) -> None:
+        self._key = Ed25519PrivateKey.from_private_bytes(seed.export_raw())
+
+    def __repr__(self) -> str:
+        return "<Signer>"
+
+    def __reduce__(self) -> NoReturn:
+        raise TypeError("signing keys cannot be pickled")
+
+    @property
+    def public_key(self) -> bytes:
+        """The raw 32-byte public key, to verify signatures with away from the vault."""
+        return self._key.public_key().public_bytes_raw()
+
+    def sign(self, data: bytes) -> bytes:
+        return self._key.sign(data)
+
+
+def signature_valid(public_key: bytes, signature: bytes, data: bytes) -> bool:
+    """Whether ``signature`` is a valid Ed25519 signature of ``data`` under ``public_key``."""
+    try:
+        Ed25519PublicKey.from_public_bytes(public_key).verify(signature, data)
+    except (InvalidSignature, ValueError):
+        return False
+    return True

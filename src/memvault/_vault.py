@@ -1,0 +1,375 @@
+"""The vault: a home directory, its store, and the keys that open it."""
+
+from __future__ import annotations
+
+import os
+import re
+import threading
+import unicodedata
+from pathlib import Path
+from types import TracebackType
+from typing import TYPE_CHECKING, Any
+
+from . import _crypto
+from ._log import log as _log
+from .audit import AuditKeys, AuditLog, Event, UserAuditKey
+from .errors import ConfigurationError, IntegrityError, StorageError, UsageError
+from .keys import KeySource, MasterKeys
+from .memory import DEFAULT_MAX_FILE_BYTES, REFUSED_CATEGORIES, Handlers, Namespace, Screen
+from .redaction import load_policy
+from .store import Durability, Store
+
+if TYPE_CHECKING:
+    from .tool import MemoryTool
+
+DB_NAME = "vault.db"
+_SESSION = re.compile(r"[A-Za-z0-9._:/+=-]{1,128}")
+MAX_USER_BYTES = 255
+
+
+def check_user(user: object) -> str:
+    """A user id must be a short, printable, non-empty string."""
+    if not isinstance(user, str) or not user:
+        raise UsageError("a user id must be a non-empty string")
+    if len(user.encode("utf-8", "surrogatepass")) > MAX_USER_BYTES:
+        raise UsageError(f"a user id must be at most {MAX_USER_BYTES} bytes of UTF-8")
+    if any(unicodedata.category(ch) in REFUSED_CATEGORIES for ch in user):
+        raise UsageError("a user id must not contain control or invisible characters")
+    return user
+
+
+class Vault:
+    """An encrypted memory vault in a home directory.
+
+    ``Vault.open(home)`` creates the vault on first use. The master key is
+    taken from ``$MEMVAULT_MASTER_KEY`` (base64 of 32 bytes) if set, else from
+    a key file kept outside the home (``master_key_file``,
+    ``$MEMVAULT_MASTER_KEY_FILE``, or ``~/.config/memvault/keys/<vault id>.key``),
+    which is created with mode 0600 together with a new vault.
+    """
+
+    def __init__(
+        self,
+        home: Path,
+        store: Store,
+        master: MasterKeys,
+        handlers: Handlers,
+        key_source: str,
+        audit: AuditLog,
+    ) -> None:
+        self.home = home
+        self._store = store
+        self._master = master
+        self.key_source = key_source  # where the master key came from (never the key)
+        self._handlers = handlers
+        self._audit = audit
+        self._lock = threading.RLock()
+        self._closed = False
+
+    @property
+    def vault_id(self) -> str:
+        return self._master.vault_id
+
+    def __repr__(self) -> str:
+        return f"<Vault {self.vault_id} at {self.home}>"
+
+    @classmethod
+    def open(
+        cls,
+        home: str | os.PathLike[str],
+        *,
+        master_key_file: str | os.PathLike[str] | None = None,
+        durability: Durability = "full",
+        max_file_bytes: int = DEFAULT_MAX_FILE_BYTES,
+        policy: str | os.PathLike[str] | None = None,
+    ) -> Vault:
+        """Open the vault at ``home``, creating it (and its master key) on first use.
+
+        ``policy`` names the redaction policy every write passes: a built-in
+        policy's name (``"default"`` when omitted) or the path of a TOML file; an
+        invalid policy fails here, naming the file, the line and the problem.
+
+        ``durability="full"`` (the default) makes every acknowledged write survive
+        a power loss; ``"normal"`` survives a crash of the process but may lose
+        the last writes if the machine loses power.
+        """
+        return cls._open(
+            home,
+            master_key_file=master_key_file,
+            durability=durability,
+            max_file_bytes=max_file_bytes,
+            policy=policy,
+        )
+
+    @classmethod
+    def _open(
+        cls,
+        home: str | os.PathLike[str],
+        *,
+        master_key_file: str | os.PathLike[str] | None = None,
+        durability: Durability = "full",
+        max_file_bytes: int = DEFAULT_MAX_FILE_BYTES,
+        policy: str | os.PathLike[str] | None = None,
+        audit_problems: list[str] | None = None,
+    ) -> Vault:
+        """:meth:`open`, for the audit commands: with ``audit_problems`` (a list), the
+        log is neither repaired nor cross-checked at open (``audit verify`` does that
+        and reports what it finds), and nothing is added to it."""
+        if durability not in ("full", "normal"):
+            raise UsageError("durability must be 'full' or 'normal'")
+        if (
+            isinstance(max_file_bytes, bool)
+            or not isinstance(max_file_bytes, int)
+            or max_file_bytes < 1
+        ):
+            raise UsageError("max_file_bytes must be a positive integer")
+        loaded = load_policy(policy)
+        screen = Screen(loaded.redactor)
+        home_path = Path(home).expanduser().absolute()
+        try:
+            home_path.mkdir(mode=0o700, parents=True, exist_ok=True)
+        except OSError as exc:
+            raise ConfigurationError(
+                f"cannot create the vault home {home_path}: {exc.strerror}"
+            ) from None
+        if not home_path.is_dir():
+            raise ConfigurationError(f"the vault home {home_path} is not a directory")
+        store = Store(home_path / DB_NAME, durability=durability)
+        audit: AuditLog | None = None
+        try:
+            master, audit_keys, key_source, created = cls._open_keys(
+                store, home_path, master_key_file
+            )
+            audit = AuditLog(home_path, audit_keys, store, durable=durability == "full")
+            if audit_problems is None:
+                problems = audit.recover()
+                if problems:
+                    raise IntegrityError(
+                        f"the audit log and the store disagree: {problems[0]}",
+                        hint="run `memvault audit verify` for the details; restore the home "
+                        "(database and audit/) from a backup",
+                    )
+            else:
+                audit.read_only = True
+            vault = cls(
+                home_path,
+                store,
+                master,
+                Handlers(screen, max_file_bytes=max_file_bytes),
+                key_source,
+                audit,
+            )
+            if audit_problems is None:
+                if created:
+                    vault.record_operation("vault.create", details={"vault": master.vault_id})
+                vault._note_policy(loaded.name, loaded.digest)
+        except BaseException:
+            if audit is not None:
+                audit.close()
+            store.close()
+            raise
+        return vault
+
+    def _note_policy(self, name: str, digest: str) -> None:
+        """Record a change of redaction policy since the vault was last opened."""
+        current = f"{name}:{digest}".encode()
+        if self._store.get_meta("policy") == current:
+            return
+        with (
+            self._lock,
+            self._audit.holding(),
+            self._store.transaction(write=True, action="recording the policy"),
+        ):
+            previous = self._store.get_meta("policy")
+            if previous == current:
+                return
+            self._store.set_meta("policy", current)
+            details = {"policy": name, "sha256": digest}
+            if previous is not None:
+                details["previous_sha256"] = previous.decode("ascii", "replace").rpartition(":")[2]
+            self._audit.record(Event("policy.change", details=details), txn=True)
+
+    def record_operation(
+        self,
+        command: str,
+        *,
+        outcome: str = "ok",
+        error: str | None = None,
+        details: dict[str, Any] | None = None,
+    ) -> int:
+        """Record an operator action (``audit.verify``, ``vault.create``, ...); returns its
+        sequence number. Raises if the record cannot be written."""
+        self._check_open()
+        event = Event(command, outcome=outcome, error=error, details=details)
+        with (
+            self._lock,
+            self._audit.holding(),
+            self._store.transaction(write=True, action="recording an operation"),
+        ):
+            return self._audit.record(event, txn=True)
+
+    @property
+    def audit(self) -> AuditLog:
+        return self._audit
+
+    def audit_users(self) -> dict[str, tuple[str, UserAuditKey]]:
+        """Each user's log pseudonym, with their name and audit key (to open sealed paths).
+
+        An erased user is absent: their records keep the pseudonym, and their
+        paths stay sealed for good.
+        """
+        self._check_open()
+        out: dict[str, tuple[str, UserAuditKey]] = {}
+        with self._lock, self._store.transaction(write=False, action="reading the users"):
+            rows = self._store.audit_keys()
+        for token, sealed_name, wrapped in rows:
+            try:
+                name = self._master.open_user_name(sealed_name, token)
+                key = self._master.unwrap_audit_key(wrapped, token)
+            except IntegrityError:
+                _log.error("integrity_failure", command="open_audit_key")
+                continue
+            pseudonym = self._audit.keys.user(name)
+            out[pseudonym] = (name, UserAuditKey(key, pseudonym))
+        return out
+
+    @staticmethod
+    def _open_keys(
+        store: Store, home: Path, key_file: str | os.PathLike[str] | None
+    ) -> tuple[MasterKeys, AuditKeys, str, bool]:
+        """Find (or, for a new vault, make) the master key and prove it opens this vault.
+
+        A new vault is made in steps that each survive a crash: its id is
+        committed first, then the key file named by that id is written, then
+        the key check value is committed. An open that finds a vault id without
+        a check value finishes the job with the key file already there.
+        """
+        store.check_structure()  # before taking the write lock: it reads every page
+        with store.transaction(write=True, action="opening the vault"):
+            store.initialize()
+            raw_id = store.get_meta("vault_id")
+            check = store.get_meta("key_check")
+            # Only a store that never held anything may be (re)started as a new
+            # vault: missing identity records next to data mean damage, and
+            # adopting a new key there would hide the old data behind it.
+            if (raw_id is None or check is None) and not store.is_empty():
+                raise IntegrityError(
+                    f"the vault database in {home} holds memories but lacks its "
+                    f"{'vault id' if raw_id is None else 'key check value'}",
+                    hint="the store was damaged or modified; restore the home from a backup",
+                )
+            if raw_id is None:
+                raw_id = _crypto.new_id().hex().encode()
+                store.set_meta("vault_id", raw_id)
+        vault_id = raw_id.decode("ascii", "replace")
+        try:
+            if len(bytes.fromhex(vault_id)) != _crypto.ID_SIZE:
+                raise ValueError
+        except ValueError:
+            raise IntegrityError(f"the vault id in {home} is damaged") from None
+        source = KeySource.resolve(vault_id, home, key_file)
+        created = False
+        if check is None:
+            master = source.load_or_create(vault_id)
+            with store.transaction(write=True, action="creating the vault"):
+                check = store.get_meta("key_check")
+                if check is None:  # else another process finished creating it meanwhile
+                    check = MasterKeys.check_value(master, vault_id)
+                    store.set_meta("key_check", check)
+                    created = True
+        else:
+            master = source.load(vault_id)
+        MasterKeys.verify(master, vault_id, check, source.describe())
+        return (
+            MasterKeys(master, vault_id),
+            AuditKeys(master, vault_id),
+            source.describe(),
+            created,
+        )
+
+    def memory_tool(self, user: str, session: str | None = None) -> MemoryTool:
+        """The memory tool for one user: a ``BetaAbstractMemoryTool`` over their memories only.
+
+        ``session`` (optional) is an id of the application's choosing, such as a
+        conversation id, written into each audit record of the tool's commands
+        so a review can follow one conversation. It must be 1-128 characters of
+        letters, digits and ``._:/+=-``, and carry no secret or personal data.
+        """
+        self._check_open()
+        user = check_user(user)
+        session = self._check_session(session)
+        token = self._master.user_token(user)
+        with self._lock, self._store.transaction(write=False, action="opening a user's memories"):
+            found = self._store.user_by_lookup(token)
+        if found is None:
+            with self._lock, self._store.transaction(write=True, action="creating a user"):
+                found = self._store.user_by_lookup(token)  # another process may have won
+                if found is None:
+                    user_id = self._store.insert_user(
+                        token, self._master.seal_user_name(user, token), 1
+                    )
+                    self._store.insert_data_key(
+                        user_id, 1, self._master.wrap(_crypto.new_key(), token, 1)
+                    )
+                    found = (user_id, 1)
+        try:
+            audit_key = self._user_audit_key(found[0], token, user)
+        except IntegrityError:
+            # Commands will meet the damage and fail with the integrity error; their
+            # records still name the user, without paths or digests.
+            _log.error("integrity_failure", command="open_audit_key")
+            audit_key = UserAuditKey(None, self._audit.keys.user(user))
+        namespace = Namespace(self._store, self._master, found[0], token)
+        from .tool import MemoryTool  # the SDK is imported when a tool is first asked for
+
+        return MemoryTool(
+            namespace, self._handlers, self._lock, user, self._audit, audit_key, session
+        )
+
+    def _user_audit_key(self, user_id: int, token: bytes, user: str) -> UserAuditKey:
+        """The user's audit key, made on first use (also for users older than the log)."""
+        with self._lock, self._store.transaction(write=False, action="opening a user's memories"):
+            wrapped = self._store.audit_key(user_id)
+        if wrapped is None:
+            with self._lock, self._store.transaction(write=True, action="creating a user"):
+                wrapped = self._store.audit_key(user_id)
+                if wrapped is None:
+                    wrapped = self._master.wrap_audit_key(_crypto.new_key(), token)
+                    self._store.insert_audit_key(user_id, wrapped)
+        key = self._master.unwrap_audit_key(wrapped, token)
+        return UserAuditKey(key, self._audit.keys.user(user))
+
+    def _check_session(self, session: object) -> str | None:
+        if session is None:
+            return None
+        if not isinstance(session, str) or not _SESSION.fullmatch(session):
+            raise UsageError("a session id must be 1-128 characters of letters, digits and ._:/+=-")
+        if self._handlers.screen.render(session) != session:
+            raise UsageError(
+                "a session id must not carry secrets or personal data; use an opaque id"
+            )
+        return session
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise StorageError("the vault is closed")
+
+    def close(self) -> None:
+        if not self._closed:
+            self._closed = True
+            with self._lock:
+                if not self._audit.read_only:
+                    self._audit.anchor()
+                self._audit.close()
+                self._store.close()
+
+    def __enter__(self) -> Vault:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()

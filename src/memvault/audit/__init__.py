@@ -1,0 +1,50 @@
+"""The audit log: one chained, keyed record per command, anchored in the store.
+
+The layer's public names; everything else in the package is private. See
+``docs/audit-schema.md`` for the record format and ``docs/architecture.md``
+for how a record is made durable together with the change it describes.
+"""
+
+from ._appender import ANCHOR_EVERY, AuditLog
+from ._export import EXPORT_FORMATS, export, to_ecs, to_ocsf
+from ._keys import AuditKeys, ForwardState, UserAuditKey, forward_key_text, read_forward_key
+from ._record import FIELDS, MAC_SUFFIX_LEN, MEMORY_COMMANDS, OUTCOMES, Event
+from ._render import count, show, stats
+from ._review import SEALED, Filters, Scan, Source, clean_text, parse_filters
+from ._segments import line_hash, segments
+from ._verify import Problem, Report, make_checkpoint, read_checkpoint, verify
+
+__all__ = [
+    "ANCHOR_EVERY",
+    "EXPORT_FORMATS",
+    "FIELDS",
+    "MAC_SUFFIX_LEN",
+    "MEMORY_COMMANDS",
+    "OUTCOMES",
+    "SEALED",
+    "AuditKeys",
+    "AuditLog",
+    "Event",
+    "Filters",
+    "ForwardState",
+    "Problem",
+    "Report",
+    "Scan",
+    "Source",
+    "UserAuditKey",
+    "clean_text",
+    "count",
+    "export",
+    "forward_key_text",
+    "line_hash",
+    "make_checkpoint",
+    "parse_filters",
+    "read_checkpoint",
+    "read_forward_key",
+    "segments",
+    "show",
+    "stats",
+    "to_ecs",
+    "to_ocsf",
+    "verify",
+]

@@ -1,0 +1,5 @@
+"""The ``memvault`` command."""
+
+from ._main import main, main_entry
+
+__all__ = ["main", "main_entry"]

@@ -1,0 +1,227 @@
+"""``memvault demo``: a scripted memory session on a fresh vault, shown end to end."""
+
+from __future__ import annotations
+
+import io
+import json
+import shutil
+import tempfile
+from pathlib import Path
+from typing import IO, Any
+
+from anthropic.lib.tools import ToolError
+
+from .._vault import Vault
+from ..tool import MemoryTool
+
+_MARKER = "Prefers-Oat-Milk-7731"  # written as content, then searched for on disk
+_NAME_MARKER = "kestrel-project"  # written as a file name, then searched for on disk
+
+
+def run(out: IO[str], *, keep: bool = False) -> int:
+    workdir = Path(tempfile.mkdtemp(prefix="memvault-demo-"))
+    home = workdir / "home"
+    key_file = workdir / "keys" / "master.key"
+    try:
+        _session(out, home, key_file)
+    finally:
+        if keep:
+            print(f"\nKept: home {home}, key {key_file}", file=out)
+        else:
+            shutil.rmtree(workdir, ignore_errors=True)
+    return 0
+
+
+def _audit(out: IO[str], home: Path, key_file: Path) -> None:
+    """The audit trail of the session: reviewed, verified, then caught when edited."""
+    from ..audit import parse_filters, segments, show, verify
+
+    _say(out, "8. Every command left a record in the audit log; it verifies")
+    with Vault.open(home, master_key_file=key_file) as vault:
+        listing = io.StringIO()
+        show(vault, parse_filters(user="alice"), listing, terminal=False)
+        for line in listing.getvalue().splitlines()[:8]:
+            _say(out, "  " + " ".join(line.split()))
+        _say(out, "  ... (memvault audit show; the files hold pseudonyms and sealed paths only)")
+        report = verify(vault.audit.directory, vault.audit.keys, anchor=vault.audit.store_head())
+        _say(out, f"  memvault audit verify: intact, {report.records} records")
+        _, segment = segments(vault.audit.directory)[0]
+        data = segment.read_bytes()
+        segment.write_bytes(data.replace(b'"outcome":"refused"', b'"outcome":"ok"', 1))
+        report = verify(vault.audit.directory, vault.audit.keys, anchor=vault.audit.store_head())
+        _say(out, "  after turning one 'refused' into 'ok' in the file: " + str(report.problems[0]))
+    _say(out)
+
+
+def _say(out: IO[str], text: str = "") -> None:
+    print(text, file=out)
+
+
+def _call(out: IO[str], tool: MemoryTool, command: dict[str, Any]) -> None:
+    _say(out, f"[{tool.user}] {json.dumps(command, ensure_ascii=False)}")
+    try:
+        result = tool.call(command)
+        flag = ""
+    except ToolError as exc:
+        result = str(exc.content)
+        flag = " (is_error)"
+    _say(out, f"  -> result{flag}:")
+    for line in result.split("\n"):
+        _say(out, f"     {line}")
+
+
+def _session(out: IO[str], home: Path, key_file: Path) -> None:
+    _say(out, "memvault demo: an encrypted memory session on a fresh vault")
+    _say(out, "=" * 62)
+    vault = Vault.open(home, master_key_file=key_file)
+    _say(out, f"Created vault {vault.vault_id}")
+    _say(out, f"  home (data):     {home}")
+    _say(out, f"  master key file: {key_file} (outside the home, mode 0600)")
+    _say(out)
+
+    alice = vault.memory_tool(user="alice")
+    bob = vault.memory_tool(user="bob")
+
+    _say(out, "1. Alice's agent keeps notes")
+    _call(out, alice, {"command": "view", "path": "/memories"})
+    _call(
+        out,
+        alice,
+        {
+            "command": "create",
+            "path": f"/memories/{_NAME_MARKER}/preferences.md",
+            "file_text": f"# Alice\n- coffee: {_MARKER}\n- meetings: mornings\n",
+        },
+    )
+    _call(
+        out,
+        alice,
+        {
+            "command": "create",
+            "path": f"/memories/{_NAME_MARKER}/progress.md",
+            "file_text": "- [x] outline\n- [ ] draft\n",
+        },
+    )
+    _call(
+        out,
+        alice,
+        {
+            "command": "str_replace",
+            "path": f"/memories/{_NAME_MARKER}/progress.md",
+            "old_str": "- [ ] draft",
+            "new_str": "- [x] draft",
+        },
+    )
+    _call(
+        out,
+        alice,
+        {
+            "command": "insert",
+            "path": f"/memories/{_NAME_MARKER}/progress.md",
+            "insert_line": 2,
+            "insert_text": "- [ ] review\n",
+        },
+    )
+    _call(out, alice, {"command": "view", "path": f"/memories/{_NAME_MARKER}/progress.md"})
+    _call(out, alice, {"command": "view", "path": "/memories"})
+    _say(out)
+
+    _say(out, "2. Secrets and personal data are stripped before anything is stored")
+    _call(
+        out,
+        alice,
+        {
+            "command": "create",
+            "path": "/memories/tickets/4711.md",
+            "file_text": "Customer: jane.doe@acme-health.io\nCard on file: 4111 1111 1111 1111\n"
+            "Deploy key: AKIAQ3EGRT5XJ7KLMN2P\n",
+        },
+    )
+    _call(out, alice, {"command": "view", "path": "/memories/tickets/4711.md"})
+    _call(
+        out,
+        alice,
+        {
+            "command": "str_replace",
+            "path": "/memories/tickets/4711.md",
+            "old_str": "Customer: jane.doe@acme-health.io",
+            "new_str": "Customer: (see CRM)",
+        },
+    )
+    _call(
+        out,
+        alice,
+        {
+            "command": "create",
+            "path": "/memories/jane.doe@acme-health.io/notes.md",
+            "file_text": "x",
+        },
+    )
+    _say(out)
+
+    _say(out, "3. Bob's agent uses the same paths, and sees none of Alice's memories")
+    _call(out, bob, {"command": "view", "path": "/memories"})
+    _call(out, bob, {"command": "view", "path": f"/memories/{_NAME_MARKER}/preferences.md"})
+    _call(
+        out,
+        bob,
+        {
+            "command": "create",
+            "path": f"/memories/{_NAME_MARKER}/preferences.md",
+            "file_text": "# Bob\n- tea, no sugar\n",
+        },
+    )
+    _call(out, bob, {"command": "delete", "path": f"/memories/{_NAME_MARKER}"})
+    _call(out, alice, {"command": "view", "path": f"/memories/{_NAME_MARKER}/preferences.md"})
+    _say(out)
+
+    _say(out, "4. Hostile paths are refused before anything is touched")
+    for path in (
+        "/memories/../etc/passwd",
+        "/memories/%2e%2e/secrets",
+        "/memoriesX/notes",
+        "/memories/\uff0e\uff0e/x",
+    ):
+        _call(out, alice, {"command": "view", "path": path})
+    _say(out)
+
+    _say(out, "5. Renames move whole directories")
+    _call(
+        out,
+        alice,
+        {
+            "command": "rename",
+            "old_path": f"/memories/{_NAME_MARKER}",
+            "new_path": "/memories/archive/2026",
+        },
+    )
+    _call(out, alice, {"command": "view", "path": "/memories"})
+    _say(out)
+
+    _say(out, "6. What is on disk, while the vault is open: ciphertext only")
+    found = []
+    total = 0
+    for file in sorted(p for p in home.rglob("*") if p.is_file()):
+        data = file.read_bytes()
+        total += len(data)
+        _say(out, f"  {file.relative_to(home)}: {len(data):,} bytes")
+        for marker in (_MARKER, _NAME_MARKER, "alice", "# Alice", "jane.doe", "4111 1111 1111"):
+            if marker.encode() in data:
+                found.append((file.name, marker))
+    _say(
+        out, f"  searched {total:,} bytes for the note text, the directory name and the user name:"
+    )
+    _say(out, "  found: " + (", ".join(f"{m!r} in {n}" for n, m in found) if found else "nothing"))
+    vault.close()
+    _say(out)
+
+    _say(out, "7. A copy of the home without the master key decrypts nothing")
+    stolen_key = key_file.with_name("copy-without-key.key")
+    try:
+        Vault.open(home, master_key_file=stolen_key)
+    except Exception as exc:
+        _say(out, f"  Vault.open(home) without the key: {type(exc).__name__}: {exc}")
+    _say(out)
+
+    _audit(out, home, key_file)
+    _say(out, "Done. Try it yourself: memvault --home DIR exec --user alice  (JSON lines on stdin)")

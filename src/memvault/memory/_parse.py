@@ -1,0 +1,114 @@
+"""Tool input, checked: the right fields with the right types, paths guarded and screened.
+
+Nothing of the input is trusted before it passes here. Paths go through the
+guard and the redaction screen; texts must be strings that encode as UTF-8.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from ..errors import CommandError
+from ._guard import json_type, show
+from ._screen import Screen
+
+COMMANDS = ("view", "create", "str_replace", "insert", "delete", "rename")
+
+
+@dataclass(frozen=True, slots=True)
+class Command:
+    """A command whose fields have the right types and whose paths passed the guard."""
+
+    name: str
+    args: Mapping[str, Any]
+
+    @property
+    def writes(self) -> bool:
+        return self.name != "view"
+
+
+def _field(raw: Mapping[str, Any], name: str, command: str) -> Any:
+    if name not in raw:
+        raise CommandError(
+            f"Error: The `{command}` command requires the `{name}` parameter.", kind="input"
+        )
+    return raw[name]
+
+
+def _text(raw: Mapping[str, Any], name: str, command: str) -> str:
+    value = _field(raw, name, command)
+    if not isinstance(value, str):
+        raise CommandError(
+            f"Error: `{name}` must be a string, got {json_type(value)}.", kind="input"
+        )
+    try:
+        value.encode()
+    except UnicodeEncodeError as exc:
+        raise CommandError(
+            f"Error: `{name}` is not valid UTF-8 text (an unpaired surrogate at position "
+            f"{exc.start}). Send text as UTF-8.",
+            kind="input",
+        ) from None
+    return value
+
+
+def _int(value: Any, name: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise CommandError(
+            f"Error: `{name}` must be an integer, got {json_type(value)}.", kind="input"
+        )
+    return value
+
+
+def check(raw: object, screen: Screen) -> Command:
+    """Turn a tool input into a :class:`Command`, or refuse it with a clear error."""
+    if not isinstance(raw, Mapping):
+        raise CommandError(
+            "Error: The tool input must be an object with a `command` field, "
+            f"got {json_type(raw)}.",
+            kind="input",
+        )
+    if "command" not in raw:
+        raise CommandError(
+            "Error: The tool input has no `command` field. Use one of: view, create, "
+            "str_replace, insert, delete, rename.",
+            kind="input",
+        )
+    name = raw["command"]
+    if not isinstance(name, str) or name not in COMMANDS:
+        shown = screen.render(show(name, 40)) if isinstance(name, str) else json_type(name)
+        raise CommandError(
+            f"Error: Unknown command {shown}. Use one of: view, create, str_replace, insert, "
+            "delete, rename.",
+            kind="input",
+        )
+    args: dict[str, Any] = {}
+    if name == "rename":
+        args["old_path"] = screen.path(_field(raw, "old_path", name), "old_path", refuse=False)
+        args["new_path"] = screen.path(_field(raw, "new_path", name), "new_path", refuse=True)
+    else:
+        args["path"] = screen.path(_field(raw, "path", name), "path", refuse=name == "create")
+    if name == "view":
+        view_range = raw.get("view_range")
+        if view_range is not None:
+            if not isinstance(view_range, list | tuple) or len(view_range) != 2:
+                raise CommandError(
+                    "Error: `view_range` must be a list of two integers [start, end] "
+                    "(end = -1 reads to the end of the file).",
+                    kind="input",
+                )
+            args["view_range"] = (
+                _int(view_range[0], "view_range"),
+                _int(view_range[1], "view_range"),
+            )
+    elif name == "create":
+        args["file_text"] = _text(raw, "file_text", name)
+    elif name == "str_replace":
+        args["old_str"] = _text(raw, "old_str", name)
+        args["new_str"] = _text(raw, "new_str", name)
+    elif name == "insert":
+        args["insert_line"] = _int(_field(raw, "insert_line", name), "insert_line")
+        args["insert_text"] = _text(raw, "insert_text", name)
+    return Command(name, args)

@@ -1,0 +1,285 @@
+"""One user's memories as an encrypted tree of directories and files.
+
+This layer turns tree operations into store rows and back, sealing on the way
+down and opening on the way up. Every node has a random identity (``fid``)
+that never changes, even across renames, and these bindings hold:
+
+* a node's sealed metadata (kind, size, content id, name) is bound to the
+  user, its own identity and its parent's identity: a row moved to another
+  directory, another user or another node fails to open;
+* a file's sealed content is bound to the user, the file identity and the
+  content id stored in its metadata: contents swapped between files, or an
+  older content put back under newer metadata, fail to open;
+* names are found by keyed look-up tokens ``HMAC(index key, parent, name)``,
+  and the name a token finds is opened and compared, so swapped tokens are
+  caught too.
+"""
+
+from __future__ import annotations
+
+import struct
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+
+from .. import _crypto
+from ..errors import IntegrityError, StorageError
+from ..keys import Keyring, MasterKeys, UserKey
+from ..redaction import Finding
+from ..store import Store
+
+_META = struct.Struct(">BQ16s")  # kind, size in bytes, content id
+_FILE, _DIR = 0, 1
+_ROOT_FID = b"/memories"
+
+_TAMPERED = "stored data failed its integrity check (modified, moved or corrupted)"
+
+
+@dataclass(frozen=True, slots=True)
+class Node:
+    """A directory or file, with its metadata opened."""
+
+    id: int
+    fid: bytes
+    name: str
+    is_dir: bool
+    size: int
+    cid: bytes
+
+
+ROOT = Node(id=0, fid=_ROOT_FID, name="", is_dir=True, size=0, cid=b"")
+
+
+@dataclass(slots=True)
+class Trace:
+    """What one command read and wrote, for its audit record (texts stay in memory)."""
+
+    before: tuple[bytes, bytes] | None = None  # (file identity, text) first read or removed
+    after: tuple[bytes, bytes] | None = None  # (file identity, text) last written
+    findings: list[Finding] = field(default_factory=list)
+    key_version: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """A node found by :meth:`Namespace.tree`: its path below the listed directory."""
+
+    parts: tuple[str, ...]
+    node: Node
+    total_size: int  # bytes of the file, or of every file below the directory
+
+
+class Namespace:
+    """The memories of one user, read and written in transactions."""
+
+    def __init__(self, store: Store, master: MasterKeys, user_id: int, token: bytes) -> None:
+        self._store = store
+        self._master = master
+        self._user_id = user_id
+        self._token = token
+        self._keyring: Keyring | None = None
+        self.trace = Trace()
+        # context(a, b, c, d) == context(a, b) + context(c, d): the per-user part once.
+        self._node_prefix = _crypto.context("node", token)
+        self._content_prefix = _crypto.context("content", token)
+
+    def __repr__(self) -> str:
+        return f"<Namespace user_id={self._user_id}>"
+
+    @property
+    def store(self) -> Store:
+        return self._store
+
+    # -- keys and transactions ------------------------------------------------
+
+    def _load_keyring(self, primary: int) -> Keyring:
+        keys = {
+            version: UserKey(self._master.unwrap(wrapped, self._token, version), version)
+            for version, wrapped in self._store.data_keys(self._user_id)
+        }
+        return Keyring(keys, primary)
+
+    @contextmanager
+    def transaction(self, *, write: bool) -> Iterator[None]:
+        """One command: a consistent snapshot, applied whole or not at all.
+
+        The user's key version is re-read each time, so a tool that outlives a
+        key rotation in another process picks up the new keys.
+        """
+        with self._store.transaction(write=write):
+            primary = self._store.user_primary_version(self._user_id)
+            if primary is None:
+                raise StorageError(
+                    "this user's memories no longer exist in the vault (erased?)",
+                    hint="open a new memory tool for the user",
+                )
+            if self._keyring is None or self._keyring.primary.version != primary:
+                self._keyring = self._load_keyring(primary)
+            self.trace.key_version = primary
+            yield
+
+    @property
+    def _key(self) -> UserKey:
+        assert self._keyring is not None, "used outside a transaction"
+        return self._keyring.primary
+
+    def pseudonym(self, kind: str, value: str) -> str:
+        """This user's stable pseudonym for a value the redaction policy pseudonymizes."""
+        return self._master.pseudonym(self._token, kind, value)
+
+    # -- sealing ---------------------------------------------------------------
+
+    def _lookup(self, parent: Node, name: str) -> bytes:
+        return _crypto.mac(self._key.index, _crypto.context(parent.fid, name))
+
+    def _meta_ctx(self, parent_fid: bytes, fid: bytes) -> bytes:
+        return self._node_prefix + _crypto.context(parent_fid, fid)
+
+    def _content_ctx(self, fid: bytes, cid: bytes) -> bytes:
+        return self._content_prefix + _crypto.context(fid, cid)
+
+    def _seal_meta(
+        self, parent: Node, fid: bytes, name: str, is_dir: bool, size: int, cid: bytes
+    ) -> bytes:
+        plain = _META.pack(_DIR if is_dir else _FILE, size, cid) + name.encode()
+        return self._key.sealer.seal(plain, self._meta_ctx(parent.fid, fid))
+
+    def _open_meta(self, node_id: int, parent_fid: bytes, fid: bytes, blob: bytes) -> Node:
+        assert self._keyring is not None
+        plain = _crypto.open_blob(blob, self._meta_ctx(parent_fid, fid), self._keyring.sealer_for)
+        kind, size, cid = _META.unpack_from(plain)
+        try:
+            name = plain[_META.size :].decode()
+        except UnicodeDecodeError:
+            raise IntegrityError(_TAMPERED) from None
+        return Node(id=node_id, fid=fid, name=name, is_dir=kind == _DIR, size=size, cid=cid)
+
+    # -- reading ---------------------------------------------------------------
+
+    def child(self, parent: Node, name: str) -> Node | None:
+        row = self._store.child(self._user_id, parent.id, self._lookup(parent, name))
+        if row is None:
+            return None
+        node = self._open_meta(row.id, parent.fid, row.fid, row.meta)
+        if node.name != name:  # a look-up token moved onto another row
+            raise IntegrityError(_TAMPERED)
+        return node
+
+    def walk(self, parts: tuple[str, ...]) -> list[Node]:
+        """The existing nodes along ``parts``, from the root, stopping at the first missing one
+        or at a file (a file has no children)."""
+        chain = [ROOT]
+        for name in parts:
+            parent = chain[-1]
+            if not parent.is_dir:
+                break
+            node = self.child(parent, name)
+            if node is None:
+                break
+            chain.append(node)
+        return chain
+
+    def resolve(self, parts: tuple[str, ...]) -> Node | None:
+        chain = self.walk(parts)
+        return chain[-1] if len(chain) == len(parts) + 1 else None
+
+    def read(self, node: Node) -> str:
+        assert self._keyring is not None
+        blob = self._store.content(node.id)
+        if blob is None:
+            raise IntegrityError(_TAMPERED)
+        raw = _crypto.open_blob(
+            blob, self._content_ctx(node.fid, node.cid), self._keyring.sealer_for
+        )
+        if len(raw) != node.size:
+            raise IntegrityError(_TAMPERED)
+        try:
+            text = raw.decode()
+        except UnicodeDecodeError:
+            raise IntegrityError(_TAMPERED) from None
+        if self.trace.before is None:
+            self.trace.before = (node.fid, raw)
+        return text
+
+    def tree(self, directory: Node, depth: int) -> tuple[int, list[Entry]]:
+        """Everything below ``directory`` down to ``depth`` levels, in pre-order.
+
+        Sizes of directories are the sum of all files below them, at any depth,
+        so the whole subtree is opened (and so authenticated), not just what is
+        listed. Returns the directory's own total too.
+        """
+        rows = self._store.subtree(self._user_id, directory.id)
+        nodes: dict[int, Node] = {directory.id: directory}
+        parent_of: dict[int, int] = {}
+        children: dict[int, list[int]] = {}
+        for row in rows:  # parents come before their children
+            parent = nodes.get(row.parent_id)
+            if parent is None or not parent.is_dir:
+                raise IntegrityError(_TAMPERED)
+            nodes[row.id] = self._open_meta(row.id, parent.fid, row.fid, row.meta)
+            parent_of[row.id] = row.parent_id
+            children.setdefault(row.parent_id, []).append(row.id)
+        totals: dict[int, int] = {}
+        for row in reversed(rows):
+            node = nodes[row.id]
+            own = totals.get(row.id, 0) if node.is_dir else node.size
+            totals[row.id] = own
+            totals[row.parent_id] = totals.get(row.parent_id, 0) + own
+
+        entries: list[Entry] = []
+
+        def visit(node_id: int, prefix: tuple[str, ...], level: int) -> None:
+            kids = sorted((nodes[k] for k in children.get(node_id, ())), key=lambda n: n.name)
+            for kid in kids:
+                parts = (*prefix, kid.name)
+                entries.append(Entry(parts, kid, totals.get(kid.id, 0)))
+                if kid.is_dir and level < depth:
+                    visit(kid.id, parts, level + 1)
+
+        visit(directory.id, (), 1)
+        return totals.get(directory.id, 0), entries
+
+    # -- writing ---------------------------------------------------------------
+
+    def mkdir(self, parent: Node, name: str) -> Node:
+        fid = _crypto.new_id()
+        meta = self._seal_meta(parent, fid, name, True, 0, b"\0" * 16)
+        node_id = self._store.insert_node(
+            self._user_id, parent.id, self._lookup(parent, name), fid, meta, self._key.version
+        )
+        return Node(node_id, fid, name, True, 0, b"\0" * 16)
+
+    def create_file(self, parent: Node, name: str, text: str) -> Node:
+        fid = _crypto.new_id()
+        raw = text.encode()
+        cid = _crypto.new_id()
+        meta = self._seal_meta(parent, fid, name, False, len(raw), cid)
+        node_id = self._store.insert_node(
+            self._user_id, parent.id, self._lookup(parent, name), fid, meta, self._key.version
+        )
+        self._store.insert_content(node_id, self._key.sealer.seal(raw, self._content_ctx(fid, cid)))
+        self.trace.after = (fid, raw)
+        return Node(node_id, fid, name, False, len(raw), cid)
+
+    def write(self, parent: Node, node: Node, text: str) -> None:
+        """Replace a file's text (its identity and place stay)."""
+        raw = text.encode()
+        cid = _crypto.new_id()
+        meta = self._seal_meta(parent, node.fid, node.name, False, len(raw), cid)
+        self._store.update_meta(node.id, meta, self._key.version)
+        self._store.replace_content(
+            node.id, self._key.sealer.seal(raw, self._content_ctx(node.fid, cid))
+        )
+        self.trace.after = (node.fid, raw)
+
+    def move(self, node: Node, new_parent: Node, new_name: str) -> None:
+        """Move a file or directory (with everything below it) under a new parent and name."""
+        meta = self._seal_meta(new_parent, node.fid, new_name, node.is_dir, node.size, node.cid)
+        self._store.update_node(
+            node.id, new_parent.id, self._lookup(new_parent, new_name), meta, self._key.version
+        )
+
+    def delete(self, node: Node) -> None:
+        if not node.is_dir and self.trace.before is None:
+            self.read(node)  # the record keeps a keyed digest of what was removed
+        self._store.delete_subtree(self._user_id, node.id)

@@ -1,0 +1,424 @@
+"""All SQL lives here: the embedded store on SQLite (WAL).
+
+The store sees only ciphertexts, keyed look-up tokens and structure (which
+node sits under which). A PostgreSQL store for multi-machine deployments would
+replace this module and nothing above it.
+
+One command is one transaction: ``BEGIN IMMEDIATE`` for commands that write (so
+concurrent writers queue on the lock instead of failing on upgrade), a deferred
+``BEGIN`` for reads (a consistent snapshot while other processes write).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import sqlite3
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
+from pathlib import Path
+from typing import Any, Literal, NamedTuple
+
+from ..errors import IntegrityError, StorageError
+
+SCHEMA_VERSION = 1
+Durability = Literal["full", "normal"]
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (
+    key   TEXT PRIMARY KEY,
+    value BLOB NOT NULL
+);
+CREATE TABLE IF NOT EXISTS users (
+    id              INTEGER PRIMARY KEY,
+    lookup          BLOB NOT NULL UNIQUE,     -- HMAC of the user name (master-derived key)
+    name            BLOB NOT NULL,            -- the user name, sealed
+    primary_version INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS data_keys (
+    user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+    version INTEGER NOT NULL,
+    wrapped BLOB NOT NULL,                    -- the data key, sealed under the KEK
+    PRIMARY KEY (user_id, version)
+);
+CREATE TABLE IF NOT EXISTS nodes (
+    id          INTEGER PRIMARY KEY,
+    user_id     INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+    parent_id   INTEGER NOT NULL,             -- 0: the user's /memories
+    lookup      BLOB NOT NULL,                -- HMAC(index key, parent identity, name)
+    fid         BLOB NOT NULL,                -- random identity, bound into every ciphertext
+    meta        BLOB NOT NULL,                -- sealed: kind, size, content id, name
+    key_version INTEGER NOT NULL,
+    UNIQUE (user_id, parent_id, lookup)
+);
+CREATE TABLE IF NOT EXISTS contents (
+    node_id INTEGER PRIMARY KEY REFERENCES nodes(id) ON DELETE CASCADE,
+    blob    BLOB NOT NULL                     -- the file text, sealed
+);
+CREATE TABLE IF NOT EXISTS audit_keys (
+    user_id INTEGER PRIMARY KEY REFERENCES users(id) ON DELETE CASCADE,
+    wrapped BLOB NOT NULL                     -- the user's audit key, sealed under the KEK
+);
+CREATE TABLE IF NOT EXISTS audit_pending (
+    seq  INTEGER PRIMARY KEY,                 -- the newest audit record (the anchor), and
+    line BLOB NOT NULL                        -- those the log file may not have synced yet
+);
+"""
+
+_BUSY_SECONDS = 30.0
+
+# Bound on directory nesting the recursive queries follow: a tampered
+# parent pointer must not send a query around a loop.
+_MAX_DEPTH = 256
+
+
+class NodeRow(NamedTuple):
+    id: int
+    parent_id: int
+    fid: bytes
+    meta: bytes
+
+
+class SubtreeRow(NamedTuple):
+    id: int
+    parent_id: int
+    fid: bytes
+    meta: bytes
+    depth: int
+
+
+def _blob(value: object) -> bytes:
+    """A BLOB column's value; anything else means the row was tampered with."""
+    if isinstance(value, bytes):
+        return value
+    raise IntegrityError(_DAMAGED, hint=_DAMAGED_HINT)
+
+
+def _int(value: object) -> int:
+    if isinstance(value, int):
+        return value
+    raise IntegrityError(_DAMAGED, hint=_DAMAGED_HINT)
+
+
+_DAMAGED = "a record in the vault database has the wrong type (modified outside memvault)"
+_DAMAGED_HINT = "restore the home from a backup; nothing was changed"
+
+
+def _storage_error(exc: sqlite3.Error, action: str) -> StorageError | IntegrityError:
+    text = str(exc)
+    if isinstance(exc, sqlite3.DatabaseError) and (
+        "malformed" in text or "not a database" in text or "corrupt" in text
+    ):
+        return IntegrityError(
+            f"the vault database is corrupted ({text}) while {action}",
+            hint="restore the home from a backup; nothing was changed",
+        )
+    return StorageError(
+        f"the vault database could not complete the operation while {action}: {text}",
+        hint="check free disk space and permissions on the home; nothing was changed",
+    )
+
+
+class Store:
+    """A connection to one vault's SQLite database."""
+
+    def __init__(self, path: Path, *, durability: Durability = "full") -> None:
+        self.path = path
+        try:
+            # SQLite creates the -wal and -shm files with the database's mode.
+            fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
+            os.close(fd)
+            self._db = sqlite3.connect(
+                path, isolation_level=None, check_same_thread=False, timeout=_BUSY_SECONDS
+            )
+            self._db.execute(f"PRAGMA busy_timeout = {int(_BUSY_SECONDS * 1000)}")
+            mode = self._enter_wal()
+            if mode != "wal":
+                raise StorageError(f"the vault database could not switch to WAL mode ({mode})")
+            self._db.execute(f"PRAGMA synchronous = {'FULL' if durability == 'full' else 'NORMAL'}")
+            self._db.execute("PRAGMA foreign_keys = ON")
+            # Deleted ciphertexts and wrapped keys are overwritten, not just unlinked.
+            self._db.execute("PRAGMA secure_delete = ON")
+            # Sorts and temporary indices stay in memory: no temp files under the home.
+            self._db.execute("PRAGMA temp_store = MEMORY")
+        except OSError as exc:
+            raise StorageError(f"cannot open the vault database {path}: {exc.strerror}") from None
+        except sqlite3.Error as exc:
+            raise _storage_error(exc, "opening the database") from None
+
+    def _enter_wal(self) -> str:
+        """Switch a new database to WAL mode, waiting out other processes doing the same.
+
+        The switch needs an exclusive lock, and SQLite answers "locked" at once,
+        without its busy handler, when two connections would otherwise deadlock
+        upgrading their locks: the first open of a fresh home by several
+        processes meets exactly that, so retry for up to the busy timeout.
+        """
+        deadline = time.monotonic() + _BUSY_SECONDS
+        while True:
+            try:
+                return str(self._db.execute("PRAGMA journal_mode = WAL").fetchone()[0])
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.005 + random.random() * 0.02)  # noqa: S311 - jitter, not a secret
+
+    def close(self) -> None:
+        self._db.close()
+
+    # -- transactions -------------------------------------------------------
+
+    @contextmanager
+    def transaction(self, *, write: bool, action: str = "running a command") -> Iterator[None]:
+        """One command, applied whole or not at all."""
+        try:
+            self._db.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+        except sqlite3.Error as exc:
+            raise _storage_error(exc, action) from None
+        try:
+            yield
+        except BaseException:
+            with suppress(sqlite3.Error):
+                self._db.execute("ROLLBACK")
+            raise
+        try:
+            self._db.execute("COMMIT")
+        except sqlite3.Error as exc:
+            with suppress(sqlite3.Error):
+                self._db.execute("ROLLBACK")
+            raise _storage_error(exc, action) from None
+
+    @contextmanager
+    def savepoint(self) -> Iterator[None]:
+        """A nested step inside the current transaction, undone alone if it raises."""
+        self._exec("SAVEPOINT step")
+        try:
+            yield
+        except BaseException:
+            with suppress(sqlite3.Error):
+                self._db.execute("ROLLBACK TO step")
+                self._db.execute("RELEASE step")
+            raise
+        self._exec("RELEASE step")
+
+    def _exec(self, sql: str, args: tuple[object, ...] = ()) -> sqlite3.Cursor:
+        """Run a statement that changes rows; sqlite3 errors become ours."""
+        try:
+            return self._db.execute(sql, args)
+        except sqlite3.IntegrityError as exc:
+            raise IntegrityError(
+                f"the vault database refused a change ({exc})",
+                hint="the store's structure is inconsistent; nothing was changed",
+            ) from None
+        except sqlite3.Error as exc:
+            raise _storage_error(exc, "running a command") from None
+
+    def _q(self, sql: str, args: tuple[object, ...] = ()) -> list[Any]:
+        """All rows of a query. Fetching is inside the guard: a damaged page can
+        surface on any row, not only the first."""
+        try:
+            return self._db.execute(sql, args).fetchall()
+        except sqlite3.Error as exc:
+            raise _storage_error(exc, "reading the vault") from None
+
+    def _one(self, sql: str, args: tuple[object, ...] = ()) -> Any:
+        rows = self._q(sql, args)
+        return rows[0] if rows else None
+
+    # -- schema and metadata ------------------------------------------------
+
+    def initialize(self) -> None:
+        """Create the schema if absent (inside the caller's write transaction)."""
+        for statement in _SCHEMA.split(";"):
+            if statement.strip():
+                self._exec(statement)
+        version = self.get_meta("schema")
+        if version is None:
+            self.set_meta("schema", str(SCHEMA_VERSION).encode())
+        elif version != str(SCHEMA_VERSION).encode():
+            raise StorageError(
+                f"the vault database has schema version {version.decode(errors='replace')}, "
+                f"this memvault reads version {SCHEMA_VERSION}",
+                hint="upgrade memvault to open this vault",
+            )
+
+    def check_structure(self) -> None:
+        """SQLite's own check of pages and indexes: damage is refused at open, not met later."""
+        rows = self._q("PRAGMA quick_check")
+        if [tuple(r) for r in rows] != [("ok",)]:
+            raise IntegrityError(
+                "the vault database is corrupted (its pages or indexes fail SQLite's check)",
+                hint="restore the home from a backup; nothing was changed",
+            )
+
+    def is_empty(self) -> bool:
+        """True if no user (and so no key and no memory) was ever stored."""
+        return not self._q("SELECT 1 FROM users LIMIT 1") and not self._q(
+            "SELECT 1 FROM nodes LIMIT 1"
+        )
+
+    def get_meta(self, key: str) -> bytes | None:
+        row = self._one("SELECT value FROM meta WHERE key = ?", (key,))
+        return None if row is None else _blob(row[0])
+
+    def set_meta(self, key: str, value: bytes) -> None:
+        self._exec("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
+
+    # -- users and their keys -----------------------------------------------
+
+    def user_by_lookup(self, lookup: bytes) -> tuple[int, int] | None:
+        row = self._one("SELECT id, primary_version FROM users WHERE lookup = ?", (lookup,))
+        return None if row is None else (_int(row[0]), _int(row[1]))
+
+    def user_primary_version(self, user_id: int) -> int | None:
+        row = self._one("SELECT primary_version FROM users WHERE id = ?", (user_id,))
+        return None if row is None else _int(row[0])
+
+    def insert_user(self, lookup: bytes, name: bytes, primary_version: int) -> int:
+        cur = self._exec(
+            "INSERT INTO users (lookup, name, primary_version) VALUES (?, ?, ?)",
+            (lookup, name, primary_version),
+        )
+        return int(cur.lastrowid or 0)
+
+    def data_keys(self, user_id: int) -> list[tuple[int, bytes]]:
+        rows = self._q(
+            "SELECT version, wrapped FROM data_keys WHERE user_id = ? ORDER BY version", (user_id,)
+        )
+        return [(_int(r[0]), _blob(r[1])) for r in rows]
+
+    def insert_data_key(self, user_id: int, version: int, wrapped: bytes) -> None:
+        self._exec(
+            "INSERT INTO data_keys (user_id, version, wrapped) VALUES (?, ?, ?)",
+            (user_id, version, wrapped),
+        )
+
+    # -- the tree of one user's memories ------------------------------------
+
+    def child(self, user_id: int, parent_id: int, lookup: bytes) -> NodeRow | None:
+        row = self._one(
+            "SELECT id, parent_id, fid, meta FROM nodes"
+            " WHERE user_id = ? AND parent_id = ? AND lookup = ?",
+            (user_id, parent_id, lookup),
+        )
+        return (
+            None
+            if row is None
+            else NodeRow(_int(row[0]), _int(row[1]), _blob(row[2]), _blob(row[3]))
+        )
+
+    def subtree(self, user_id: int, node_id: int, max_depth: int = _MAX_DEPTH) -> list[SubtreeRow]:
+        """Every node below ``node_id``, parents before children, with its depth (1 = child)."""
+        rows = self._q(
+            "WITH RECURSIVE sub(id, parent_id, fid, meta, depth) AS ("
+            "  SELECT id, parent_id, fid, meta, 1 FROM nodes WHERE user_id = ?1 AND parent_id = ?2"
+            "  UNION ALL"
+            "  SELECT n.id, n.parent_id, n.fid, n.meta, sub.depth + 1"
+            "  FROM nodes AS n JOIN sub ON n.parent_id = sub.id"
+            "  WHERE n.user_id = ?1 AND sub.depth < ?3"
+            ") SELECT id, parent_id, fid, meta, depth FROM sub ORDER BY depth",
+            (user_id, node_id, max_depth),
+        )
+        return [
+            SubtreeRow(_int(r[0]), _int(r[1]), _blob(r[2]), _blob(r[3]), _int(r[4])) for r in rows
+        ]
+
+    def insert_node(
+        self, user_id: int, parent_id: int, lookup: bytes, fid: bytes, meta: bytes, version: int
+    ) -> int:
+        cur = self._exec(
+            "INSERT INTO nodes (user_id, parent_id, lookup, fid, meta, key_version)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            (user_id, parent_id, lookup, fid, meta, version),
+        )
+        return int(cur.lastrowid or 0)
+
+    def update_node(
+        self, node_id: int, parent_id: int, lookup: bytes, meta: bytes, version: int
+    ) -> None:
+        self._exec(
+            "UPDATE nodes SET parent_id = ?, lookup = ?, meta = ?, key_version = ? WHERE id = ?",
+            (parent_id, lookup, meta, version, node_id),
+        )
+
+    def update_meta(self, node_id: int, meta: bytes, version: int) -> None:
+        """New sealed metadata for a node that stays where it is (no index changes)."""
+        self._exec(
+            "UPDATE nodes SET meta = ?, key_version = ? WHERE id = ?", (meta, version, node_id)
+        )
+
+    def content(self, node_id: int) -> bytes | None:
+        row = self._one("SELECT blob FROM contents WHERE node_id = ?", (node_id,))
+        return None if row is None else _blob(row[0])
+
+    def insert_content(self, node_id: int, blob: bytes) -> None:
+        self._exec("INSERT INTO contents (node_id, blob) VALUES (?, ?)", (node_id, blob))
+
+    def replace_content(self, node_id: int, blob: bytes) -> None:
+        """Overwrite a file's sealed text in place (secure_delete clears the old bytes)."""
+        if (
+            self._exec("UPDATE contents SET blob = ? WHERE node_id = ?", (blob, node_id)).rowcount
+            != 1
+        ):
+            raise IntegrityError(_DAMAGED, hint=_DAMAGED_HINT)
+
+    def delete_subtree(self, user_id: int, node_id: int) -> int:
+        """Delete a node and everything below it (contents go with their nodes)."""
+        cur = self._exec(
+            "WITH RECURSIVE sub(id, depth) AS ("
+            "  SELECT id, 0 FROM nodes WHERE user_id = ?1 AND id = ?2"
+            "  UNION ALL"
+            "  SELECT n.id, sub.depth + 1 FROM nodes AS n JOIN sub ON n.parent_id = sub.id"
+            "  WHERE n.user_id = ?1 AND sub.depth < ?3"
+            ") DELETE FROM nodes WHERE id IN (SELECT id FROM sub)",
+            (user_id, node_id, _MAX_DEPTH),
+        )
+        return int(cur.rowcount)
+
+    # -- audit anchors ------------------------------------------------------
+
+    def audit_key(self, user_id: int) -> bytes | None:
+        row = self._one("SELECT wrapped FROM audit_keys WHERE user_id = ?", (user_id,))
+        return None if row is None else _blob(row[0])
+
+    def insert_audit_key(self, user_id: int, wrapped: bytes) -> None:
+        self._exec("INSERT INTO audit_keys (user_id, wrapped) VALUES (?, ?)", (user_id, wrapped))
+
+    def audit_keys(self) -> list[tuple[bytes, bytes, bytes]]:
+        """(user look-up token, sealed user name, wrapped audit key) of every user."""
+        rows = self._q(
+            "SELECT u.lookup, u.name, a.wrapped FROM users AS u JOIN audit_keys AS a"
+            " ON a.user_id = u.id"
+        )
+        return [(_blob(r[0]), _blob(r[1]), _blob(r[2])) for r in rows]
+
+    def pending_records(self) -> list[tuple[int, bytes]]:
+        rows = self._q("SELECT seq, line FROM audit_pending ORDER BY seq")
+        return [(_int(r[0]), _blob(r[1])) for r in rows]
+
+    def newest_record(self) -> tuple[int, bytes] | None:
+        """The newest audit line the store holds: its anchor."""
+        row = self._one("SELECT seq, line FROM audit_pending ORDER BY seq DESC LIMIT 1")
+        return None if row is None else (_int(row[0]), _blob(row[1]))
+
+    def audit_coverage(self) -> tuple[int, int]:
+        """(seq the log file was last synced through, newest line the store holds a copy of)."""
+        row = self._one(
+            "SELECT (SELECT value FROM meta WHERE key = 'audit_synced'),"
+            " (SELECT max(seq) FROM audit_pending)"
+        )
+        synced = int(_blob(row[0])) if row is not None and row[0] is not None else 0
+        return synced, (_int(row[1]) if row is not None and row[1] is not None else 0)
+
+    def add_pending(self, records: list[tuple[int, bytes]]) -> None:
+        try:
+            self._db.executemany(
+                "INSERT OR REPLACE INTO audit_pending (seq, line) VALUES (?, ?)", records
+            )
+        except sqlite3.Error as exc:
+            raise _storage_error(exc, "recording the audit log's anchor") from None
+
+    def clear_pending(self, through: int) -> None:
+        """Forget the copies up to ``through`` (the caller then stores a newer anchor)."""
+        self._exec("DELETE FROM audit_pending WHERE seq <= ?", (through,))
