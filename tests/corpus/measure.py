@@ -22,7 +22,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from tests.corpus import generate
-from tests.test_quality import covered, samples, sort_of, spans, touched, unblocked
+from tests.unit.redaction.test_quality import covered, samples, sort_of, spans, touched, unblocked
 
 VARIANTS: dict[str, Callable[[], list[dict]]] = {
     "corpus": samples,

@@ -29,7 +29,7 @@ from hypothesis import strategies as st
 from memvault.redaction import Finding, Redactor, load, resolve
 from tests.corpus import generate
 
-CORPUS = Path(__file__).resolve().parent / "corpus" / "samples.jsonl"
+CORPUS = Path(__file__).resolve().parents[2] / "corpus" / "samples.jsonl"
 
 SECRET_RECALL = 0.99
 STRUCTURED_RECALL = 0.98
