@@ -34,7 +34,7 @@ from memvault import IntegrityError, MemoryTool, StorageError, Vault
 from memvault._crypto import Key
 from memvault.audit import FIELDS, AuditKeys, Problem, Report, line_hash, verify
 from memvault.cli import main
-from memvault.tool._sdk import AUDIT_MESSAGE, UNAVAILABLE_MESSAGE
+from memvault.memory import AUDIT_MESSAGE, UNAVAILABLE_MESSAGE
 
 SEGMENT_BYTES = 4096  # 7 records a segment: the script below fills 5 segments
 HINT = "memvault: hint: keep this home as evidence; compare with a backup and the last checkpoint\n"

@@ -14,7 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from memvault import MemoryTool, PathError, Vault
-from memvault.memory import MAX_DEPTH, MAX_NAME_BYTES, MAX_PATH_BYTES, MemoryPath, parse, show
+from memvault._text import show
+from memvault.memory import MAX_DEPTH, MAX_NAME_BYTES, MAX_PATH_BYTES, MemoryPath, parse_path
 
 SUFFIX = ". Use /memories or a path below it, such as /memories/notes.md."
 REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
@@ -28,7 +29,7 @@ EMPTY_ROOT = (
 def refusal(path: object) -> str:
     """The message of the PathError that parse raises for ``path``."""
     with pytest.raises(PathError) as exc:
-        parse(path)
+        parse_path(path)
     return str(exc.value)
 
 
@@ -82,40 +83,40 @@ def long_path(size: int) -> str:
 )
 def test_accepted_paths(path: str, parts: tuple[str, ...], trailing: bool) -> None:
     """Plain, nested, spaced, unicode, hidden and %-containing names are accepted as given."""
-    result = parse(path)
+    result = parse_path(path)
     assert result == MemoryPath(path, parts, trailing)
     assert result.is_root == (parts == ())
 
 
 def test_root_spellings_are_root() -> None:
     """/memories and /memories/ are the root; a trailing slash is recorded, not dropped."""
-    assert parse("/memories").is_root
-    assert not parse("/memories").trailing_slash
-    assert parse("/memories/").is_root
-    assert parse("/memories/").trailing_slash
-    assert not parse("/memories/a").is_root
-    assert parse("/memories/dir/").parts == parse("/memories/dir").parts
-    assert parse("/memories/dir/").trailing_slash
-    assert not parse("/memories/dir").trailing_slash
+    assert parse_path("/memories").is_root
+    assert not parse_path("/memories").trailing_slash
+    assert parse_path("/memories/").is_root
+    assert parse_path("/memories/").trailing_slash
+    assert not parse_path("/memories/a").is_root
+    assert parse_path("/memories/dir/").parts == parse_path("/memories/dir").parts
+    assert parse_path("/memories/dir/").trailing_slash
+    assert not parse_path("/memories/dir").trailing_slash
 
 
 def test_limits_are_inclusive() -> None:
     """A 255-byte name, a 1024-byte path and 32 levels are accepted: the limits themselves."""
-    assert parse("/memories/" + "a" * MAX_NAME_BYTES).parts == ("a" * MAX_NAME_BYTES,)
+    assert parse_path("/memories/" + "a" * MAX_NAME_BYTES).parts == ("a" * MAX_NAME_BYTES,)
     name = "é" * 127 + "a"
     assert len(name.encode()) == MAX_NAME_BYTES
-    assert parse("/memories/" + name).parts == (name,)
+    assert parse_path("/memories/" + name).parts == (name,)
     text = long_path(MAX_PATH_BYTES)
     assert len(text.encode()) == MAX_PATH_BYTES
-    assert parse(text).parts == tuple(text.split("/")[2:])
-    assert len(parse(deep_path(MAX_DEPTH)).parts) == MAX_DEPTH
-    assert len(parse(deep_path(MAX_DEPTH) + "/").parts) == MAX_DEPTH
+    assert parse_path(text).parts == tuple(text.split("/")[2:])
+    assert len(parse_path(deep_path(MAX_DEPTH)).parts) == MAX_DEPTH
+    assert len(parse_path(deep_path(MAX_DEPTH) + "/").parts) == MAX_DEPTH
 
 
 def test_nfc_spellings_are_the_same_path() -> None:
     """A name typed with a combining accent parses to its precomposed (NFC) spelling."""
-    decomposed = parse("/memories/cafe\u0301/notes")
-    precomposed = parse("/memories/caf\u00e9/notes")
+    decomposed = parse_path("/memories/cafe\u0301/notes")
+    precomposed = parse_path("/memories/caf\u00e9/notes")
     assert decomposed.parts == precomposed.parts == ("caf\u00e9", "notes")
     assert decomposed.text == "/memories/cafe\u0301/notes"
 
@@ -293,7 +294,7 @@ def test_non_strings_are_refused(value: object, type_name: str) -> None:
     """A path that is not a string is refused, naming the field it came in."""
     assert refusal(value) == f"Error: `path` must be a string, got {type_name}."
     with pytest.raises(PathError) as exc:
-        parse(value, "new_path")
+        parse_path(value, "new_path")
     assert str(exc.value) == f"Error: `new_path` must be a string, got {type_name}."
 
 
@@ -478,7 +479,7 @@ def assert_canonical(result: MemoryPath, text: str) -> None:
         assert not [ch for ch in part if unicodedata.category(ch) in REFUSED_CATEGORIES]
         assert unicodedata.is_normalized("NFC", part)
         assert len(part.encode()) <= MAX_NAME_BYTES
-    again = parse("/memories/" + "/".join(result.parts))
+    again = parse_path("/memories/" + "/".join(result.parts))
     assert again.parts == result.parts
 
 
@@ -487,7 +488,7 @@ def assert_canonical(result: MemoryPath, text: str) -> None:
 def test_parse_refuses_or_returns_canonical_parts(text: str) -> None:
     """Any text is refused with PathError or split into clean NFC names that reparse the same."""
     try:
-        result = parse(text)
+        result = parse_path(text)
     except PathError as exc:
         assert str(exc).startswith("Error: ")
         assert not [ch for ch in str(exc) if unicodedata.category(ch) in REFUSED_CATEGORIES]
@@ -505,7 +506,7 @@ def _inside(text: str) -> bool:
 def test_accepted_paths_never_escape(text: str) -> None:
     """An accepted path stays below /memories even if normalized, URL-decoded or NFKC-folded."""
     try:
-        result = parse(text)
+        result = parse_path(text)
     except PathError:
         return
     assert _inside("/memories/" + "/".join(result.parts))
@@ -556,7 +557,7 @@ def test_hostile_creates_stay_in_the_users_namespace(tmp_path: Path) -> None:
                 assert exc.content.startswith("Error: ")
                 assert "memory store could not" not in exc.content
             else:
-                canonical = "/memories/" + "/".join(parse(text).parts)
+                canonical = "/memories/" + "/".join(parse_path(text).parts)
                 assert alice.call({"command": "view", "path": canonical}).endswith("\n     1\tx")
                 rows = alice.call({"command": "view", "path": "/memories"}).splitlines()[1:]
                 assert rows[0] == "1B\t/memories"
@@ -580,7 +581,7 @@ def test_nfc_cannot_push_a_name_over_the_limit() -> None:
     """A name NFC expands (U+1D15E is 4 bytes, its NFC 8) is refused or stays within 255 bytes."""
     text = "/memories/" + "\U0001d15e" * 63
     try:
-        result = parse(text)
+        result = parse_path(text)
     except PathError:
         return
     assert_canonical(result, text)
@@ -590,7 +591,7 @@ def test_accepted_path_reparses_after_nfc() -> None:
     """A name NFC maps onto a refused look-alike (U+0387 to U+00B7) is refused up front."""
     text = "/memories/a\u0387b"
     try:
-        result = parse(text)
+        result = parse_path(text)
     except PathError:
         return
     assert_canonical(result, text)

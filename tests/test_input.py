@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from memvault import MemoryTool, Vault
 from memvault.cli import main
-from memvault.tool._sdk import INTEGRITY_MESSAGE, UNAVAILABLE_MESSAGE
+from memvault.memory import INTEGRITY_MESSAGE, UNAVAILABLE_MESSAGE
 
 COMMANDS = "Use one of: view, create, str_replace, insert, delete, rename."
 VIEW_RANGE_SHAPE = (

@@ -35,7 +35,7 @@ from memvault import (
     Vault,
     VaultError,
 )
-from memvault.tool._sdk import INTEGRITY_MESSAGE
+from memvault.memory import INTEGRITY_MESSAGE
 
 Outcome = tuple[bool, str]  # (succeeded, result or ToolError content)
 INTEGRITY: Outcome = (False, INTEGRITY_MESSAGE)

@@ -12,10 +12,11 @@ from typing import TYPE_CHECKING, Any
 
 from . import _crypto
 from ._log import log as _log
+from ._text import REFUSED_CATEGORIES
 from .audit import AuditKeys, AuditLog, Event, UserAuditKey
 from .errors import ConfigurationError, IntegrityError, StorageError, UsageError
 from .keys import KeySource, MasterKeys
-from .memory import DEFAULT_MAX_FILE_BYTES, REFUSED_CATEGORIES, Handlers, Namespace, Screen
+from .memory import DEFAULT_MAX_FILE_BYTES, Handlers, Runner, Screen, Tree
 from .redaction import load_policy
 from .store import Durability, Store
 
@@ -295,6 +296,16 @@ class Vault:
         so a review can follow one conversation. It must be 1-128 characters of
         letters, digits and ``._:/+=-``, and carry no secret or personal data.
         """
+        runner = self.runner(user, session)
+        from .tool import MemoryTool  # the SDK is imported when a tool is first asked for
+
+        return MemoryTool(runner)
+
+    def runner(self, user: str, session: str | None = None) -> Runner:
+        """The audited command runner for one user, which every adapter wraps (the SDK
+        tool, ``memvault exec``): ``runner.run(tool_input)`` returns a :class:`Reply`.
+        ``user`` and ``session`` as for :meth:`memory_tool`; the user is created on
+        first use."""
         self._check_open()
         user = check_user(user)
         session = self._check_session(session)
@@ -319,12 +330,8 @@ class Vault:
             # records still name the user, without paths or digests.
             _log.error("integrity_failure", command="open_audit_key")
             audit_key = UserAuditKey(None, self._audit.keys.user(user))
-        namespace = Namespace(self._store, self._master, found[0], token)
-        from .tool import MemoryTool  # the SDK is imported when a tool is first asked for
-
-        return MemoryTool(
-            namespace, self._handlers, self._lock, user, self._audit, audit_key, session
-        )
+        tree = Tree(self._store, self._master, found[0], token)
+        return Runner(tree, self._handlers, self._lock, self._audit, audit_key, user, session)
 
     def _user_audit_key(self, user_id: int, token: bytes, user: str) -> UserAuditKey:
         """The user's audit key, made on first use (also for users older than the log)."""

@@ -9,11 +9,11 @@
      ├── IntegrityError             stored bytes failed authentication: tampering or corruption
      ├── StorageError               the store could not complete an operation (I/O, locks)
      │    └── AuditError            the audit log could not take a record: the command is refused
+     ├── RedactionError             the redaction filter failed, so the input was refused
      └── UsageError (ValueError)    bad input from a caller
           └── CommandError          a memory command was refused; str() is the tool result
                ├── PathError        the path guard refused a path
-               ├── BlockedError     the redaction policy blocks a kind of data the text holds
-               └── RedactionError   the redaction filter failed, so the write was refused
+               └── BlockedError     the redaction policy blocks a kind of data the text holds
 
 Messages say what happened and what to do. They never carry memory text, key
 material or file names other than the path the caller itself sent.
@@ -79,6 +79,14 @@ class AuditError(StorageError):
     """The audit log could not take a record, so the command was refused."""
 
 
+class RedactionError(VaultError):
+    """The redaction filter could not do its part, so the input was refused.
+
+    A fault of the vault, not of the caller's input: nothing passes unfiltered.
+    The message is safe to return to the model as the tool's error result.
+    """
+
+
 class UsageError(VaultError, ValueError):
     """A caller passed something the library cannot accept (a bad user name, option, ...)."""
 
@@ -106,7 +114,3 @@ class PathError(CommandError):
 
 class BlockedError(CommandError):
     """The redaction policy blocks a kind of data the write contains."""
-
-
-class RedactionError(CommandError):
-    """The redaction filter could not do its part, so the write was refused."""

@@ -9,10 +9,8 @@ import tempfile
 from pathlib import Path
 from typing import IO, Any
 
-from anthropic.lib.tools import ToolError
-
 from .._vault import Vault
-from ..tool import MemoryTool
+from ..memory import Runner
 
 _MARKER = "Prefers-Oat-Milk-7731"  # written as content, then searched for on disk
 _NAME_MARKER = "kestrel-project"  # written as a file name, then searched for on disk
@@ -57,16 +55,11 @@ def _say(out: IO[str], text: str = "") -> None:
     print(text, file=out)
 
 
-def _call(out: IO[str], tool: MemoryTool, command: dict[str, Any]) -> None:
+def _call(out: IO[str], tool: Runner, command: dict[str, Any]) -> None:
     _say(out, f"[{tool.user}] {json.dumps(command, ensure_ascii=False)}")
-    try:
-        result = tool.call(command)
-        flag = ""
-    except ToolError as exc:
-        result = str(exc.content)
-        flag = " (is_error)"
-    _say(out, f"  -> result{flag}:")
-    for line in result.split("\n"):
+    reply = tool.run(command)
+    _say(out, f"  -> result{' (is_error)' if reply.is_error else ''}:")
+    for line in reply.content.split("\n"):
         _say(out, f"     {line}")
 
 
@@ -79,8 +72,8 @@ def _session(out: IO[str], home: Path, key_file: Path) -> None:
     _say(out, f"  master key file: {key_file} (outside the home, mode 0600)")
     _say(out)
 
-    alice = vault.memory_tool(user="alice")
-    bob = vault.memory_tool(user="bob")
+    alice = vault.runner(user="alice")
+    bob = vault.runner(user="bob")
 
     _say(out, "1. Alice's agent keeps notes")
     _call(out, alice, {"command": "view", "path": "/memories"})

@@ -16,12 +16,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, Any
 
-from anthropic.lib.tools import ToolError
-
 from .._vault import Vault
 from ..errors import UsageError, VaultError
+from ..memory import Runner
 from ..redaction import load_policy
-from ..tool import MemoryTool
 from . import _audit as audit_cli
 
 ENV_HOME = "MEMVAULT_HOME"
@@ -130,16 +128,16 @@ def _cmd_init(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
 
 def _cmd_exec(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     with _open(args) as vault:
-        tool = vault.memory_tool(args.user)
+        runner = vault.runner(args.user)
         for number, line in enumerate(sys.stdin.buffer, start=1):
             if not line.strip():
                 continue
-            out.write(json.dumps(_exec_line(tool, number, line), ensure_ascii=False) + "\n")
+            out.write(json.dumps(_exec_line(runner, number, line), ensure_ascii=False) + "\n")
             out.flush()
     return EXIT_OK
 
 
-def _exec_line(tool: MemoryTool, number: int, line: bytes) -> dict[str, object]:
+def _exec_line(runner: Runner, number: int, line: bytes) -> dict[str, object]:
     try:
         text = line.rstrip(b"\r\n").decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -153,10 +151,8 @@ def _exec_line(tool: MemoryTool, number: int, line: bytes) -> dict[str, object]:
             f"Error: line {number} is not valid JSON ({exc.msg} at column {exc.colno}); "
             "send one JSON object per line."
         )
-    try:
-        return {"is_error": False, "content": tool.call(command)}
-    except ToolError as exc:
-        return _error(str(exc.content))
+    reply = runner.run(command)
+    return {"is_error": reply.is_error, "content": reply.content}
 
 
 def _error(message: str) -> dict[str, object]:

@@ -1,36 +1,59 @@
-"""The ``memory_20250818`` protocol, independent of any SDK: parsing, the path guard, the six
-commands, and the audited transaction each command runs in."""
+"""The ``memory_20250818`` protocol, independent of any SDK: input parsing, the path guard,
+the six commands over a user's encrypted tree, and the audited transaction each runs in
+(:class:`Runner`, which every adapter shares). Strings: ``docs/protocol.md``."""
 
-from ._guard import (
-    MAX_DEPTH,
-    MAX_NAME_BYTES,
-    MAX_PATH_BYTES,
-    REFUSED_CATEGORIES,
-    MemoryPath,
-    parse,
-    show,
+from ._commands import (
+    COMMANDS,
+    Command,
+    Create,
+    Delete,
+    Insert,
+    Outcome,
+    Rename,
+    StrReplace,
+    View,
 )
-from ._handlers import DEFAULT_MAX_FILE_BYTES, Handlers, format_size, number_lines
-from ._parse import COMMANDS, Command, check
+from ._guard import MAX_DEPTH, MAX_NAME_BYTES, MAX_PATH_BYTES, MemoryPath, parse_path
+from ._handlers import DEFAULT_MAX_FILE_BYTES, MAX_LINES, Handlers
+from ._parse import parse_command
+from ._results import (
+    AUDIT_MESSAGE,
+    INTEGRITY_MESSAGE,
+    UNAVAILABLE_MESSAGE,
+    format_size,
+    number_lines,
+)
+from ._runner import Reply, Runner
 from ._screen import Screen
-from ._tree import Namespace, Trace
+from ._tree import Stored, Tree
 
 __all__ = [
+    "AUDIT_MESSAGE",
     "COMMANDS",
     "DEFAULT_MAX_FILE_BYTES",
+    "INTEGRITY_MESSAGE",
     "MAX_DEPTH",
+    "MAX_LINES",
     "MAX_NAME_BYTES",
     "MAX_PATH_BYTES",
-    "REFUSED_CATEGORIES",
+    "UNAVAILABLE_MESSAGE",
     "Command",
+    "Create",
+    "Delete",
     "Handlers",
+    "Insert",
     "MemoryPath",
-    "Namespace",
+    "Outcome",
+    "Rename",
+    "Reply",
+    "Runner",
     "Screen",
-    "Trace",
-    "check",
+    "Stored",
+    "StrReplace",
+    "Tree",
+    "View",
     "format_size",
     "number_lines",
-    "parse",
-    "show",
+    "parse_command",
+    "parse_path",
 ]

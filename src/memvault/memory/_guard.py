@@ -27,6 +27,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from .._text import REFUSED_CATEGORIES, json_type, show
 from ..errors import PathError
 
 ROOT = "/memories"
@@ -34,7 +35,6 @@ MAX_PATH_BYTES = 1024
 MAX_NAME_BYTES = 255
 MAX_DEPTH = 32
 
-REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
 _PERCENT_ESCAPE = re.compile(r"%[0-9A-Fa-f]{2}")
 # Slash and dot look-alikes that NFKC leaves alone.
 _CONFUSABLES = frozenset(
@@ -56,38 +56,11 @@ class MemoryPath:
         return not self.parts
 
 
-def show(value: str, limit: int = 120) -> str:
-    """A path as it may appear in a message: invisible characters escaped, long ones cut."""
-    out = []
-    for ch in value:
-        if unicodedata.category(ch) in REFUSED_CATEGORIES or ch == "\\":
-            out.append(ch.encode("unicode_escape", "backslashreplace").decode("ascii"))
-        else:
-            out.append(ch)
-    text = "".join(out)
-    return text if len(text) <= limit else text[:limit] + "…"
-
-
 def _refuse(path: str, reason: str) -> PathError:
     return PathError(
         f"Error: The path {show(path)} is not allowed: {reason}. "
         f"Use {ROOT} or a path below it, such as {ROOT}/notes.md."
     )
-
-
-def json_type(value: object) -> str:
-    """How a value's type reads to a model that sent JSON."""
-    if isinstance(value, bool):
-        return "a boolean"
-    names = {
-        str: "a string",
-        int: "an integer",
-        float: "a number",
-        list: "a list",
-        dict: "an object",
-        type(None): "null",
-    }
-    return names.get(type(value), type(value).__name__)
 
 
 def _describe(ch: str) -> str:
@@ -112,7 +85,7 @@ def _check_characters(path: str, text: str) -> None:
             raise _refuse(path, f"it contains {_describe(ch)}, a look-alike of '.' or '/'")
 
 
-def parse(path: object, field: str = "path") -> MemoryPath:
+def parse_path(path: object, field: str = "path") -> MemoryPath:
     """Check a path from the model and split it; raises PathError with the reason.
 
     Every check runs on the path as sent and on its NFC form, which is what is

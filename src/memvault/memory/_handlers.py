@@ -1,61 +1,28 @@
 """The six memory commands, with the exact result strings of the protocol.
 
-Each handler takes a user's :class:`~vault._namespace.Namespace` and a checked
-command, runs inside the caller's transaction, and returns the tool result or
-raises :class:`~vault._errors.CommandError` whose message is the error result.
-Paths in results are the values as the model sent them.
+Each handler takes a user's :class:`~memvault.memory._tree.Tree` and a checked
+command, runs inside the caller's transaction, and returns an
+:class:`~memvault.memory._commands.Outcome`: the result, or the command's own
+refusal, with what the audit record needs (texts read and stored, findings).
+A refusal before anything was read may also be raised as a
+:class:`~memvault.errors.CommandError`. Strings: ``docs/protocol.md``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from typing import Any
+from collections.abc import Callable
 
 from ..errors import CommandError
 from ..redaction import Redacted
+from ._commands import Command, Create, Delete, Insert, Outcome, Rename, StrReplace, View
 from ._guard import MAX_DEPTH, MAX_PATH_BYTES, MemoryPath, join
-from ._parse import Command
+from ._listing import view_directory
+from ._results import missing, missing_please, number_lines, with_note
 from ._screen import Screen
-from ._tree import Namespace, Node
+from ._tree import Node, Stored, Tree
 
 MAX_LINES = 999_999
 DEFAULT_MAX_FILE_BYTES = 1024 * 1024
-_HIDDEN_NAMES = frozenset({"node_modules"})
-
-
-# -- formatting ----------------------------------------------------------------------
-
-
-def format_size(size: int) -> str:
-    """Human-readable bytes as the reference backend writes them: ``0B``, ``512B``, ``5.5K``."""
-    if size == 0:
-        return "0B"
-    units = ["B", "K", "M", "G"]
-    exponent = min((size.bit_length() - 1) // 10, len(units) - 1)
-    scaled = size / (1024**exponent)
-    return (
-        f"{int(scaled)}{units[exponent]}"
-        if scaled == int(scaled)
-        else f"{scaled:.1f}{units[exponent]}"
-    )
-
-
-def number_lines(lines: list[str], first: int) -> str:
-    return "\n".join(f"{n:>6}\t{line}" for n, line in enumerate(lines, start=first))
-
-
-def _missing(path: MemoryPath) -> CommandError:
-    return CommandError(f"Error: The path {path.text} does not exist", kind="not_found")
-
-
-def _missing_please(path: MemoryPath) -> CommandError:
-    return CommandError(
-        f"Error: The path {path.text} does not exist. Please provide a valid path.",
-        kind="not_found",
-    )
-
-
-# -- handlers --------------------------------------------------------------------------
 
 
 class Handlers:
@@ -65,128 +32,48 @@ class Handlers:
         self.screen = screen
         self.max_file_bytes = max_file_bytes
 
-    def run(self, ns: Namespace, command: Command) -> str:
-        handler: Callable[[Handlers, Namespace, Mapping[str, Any]], str] = _HANDLERS[command.name]
-        return handler(self, ns, command.args)
+    def run(self, tree: Tree, command: Command) -> Outcome:
+        """Run one command in the caller's transaction."""
+        match command:
+            case View():
+                return self.view(tree, command)
+            case Create():
+                return self.create(tree, command)
+            case StrReplace():
+                return self.str_replace(tree, command)
+            case Insert():
+                return self.insert(tree, command)
+            case Delete():
+                return self.delete(tree, command)
+            case Rename():
+                return self.rename(tree, command)
 
-    def _check_size(self, path: MemoryPath, text: str) -> None:
-        size = len(text.encode())
-        if size > self.max_file_bytes:
-            raise CommandError(
-                f"Error: The file {path.text} would be {size:,} bytes, over the limit of "
-                f"{self.max_file_bytes:,} bytes. Split the content across smaller files.",
-                kind="limit",
-            )
-        if text.count("\n") + 1 > MAX_LINES:
-            raise CommandError(
-                f"File {path.text} exceeds maximum line limit of 999,999 lines.", kind="limit"
-            )
+    # -- the commands --------------------------------------------------------------------
 
-    def _file(self, ns: Namespace, path: MemoryPath) -> tuple[Node, Node] | None:
-        """(parent, file) for an existing file, else None."""
-        chain = ns.walk(path.parts)
-        if len(chain) != len(path.parts) + 1 or chain[-1].is_dir:
-            return None
-        return chain[-2], chain[-1]
-
-    def _check_fits(self, ns: Namespace, old: MemoryPath, new: MemoryPath, node: Node) -> None:
-        """Refuse a directory move that would put something below it past the guard's
-        limits, where no command could reach it any more."""
-        _, entries = ns.tree(node, depth=MAX_DEPTH)
-        base = join(new.parts)
-        for entry in entries:
-            depth = len(new.parts) + len(entry.parts)
-            size = len(base.encode()) + len("/".join(("", *entry.parts)).encode())
-            if depth > MAX_DEPTH or size > MAX_PATH_BYTES:
-                reason = (
-                    f"a path inside it would be {depth} levels deep; the limit is {MAX_DEPTH}"
-                    if depth > MAX_DEPTH
-                    else f"a path inside it would be {size} bytes long; the limit is "
-                    f"{MAX_PATH_BYTES}"
-                )
-                raise CommandError(
-                    f"Error: Cannot rename {old.text} to {new.text}: {reason}.", kind="limit"
-                )
-
-    def _parent_for(self, ns: Namespace, path: MemoryPath, chain: list[Node], verb: str) -> Node:
-        """The directory a new entry at ``path`` goes into, creating missing ones.
-
-        ``chain`` is ``ns.walk(path.parts)``, taken once by the caller, who has
-        already refused an existing entry at ``path``.
-        """
-        node = chain[-1]
-        if not node.is_dir:
-            blocker = join(path.parts[: len(chain) - 1])
-            raise CommandError(
-                f"Error: Cannot {verb} {path.text}: {blocker} is a file, not a directory.",
-                kind="not_a_directory",
-            )
-        for name in path.parts[len(chain) - 1 : -1]:
-            node = ns.mkdir(node, name)
-        return node
-
-    def view(self, ns: Namespace, args: Mapping[str, Any]) -> str:
-        path: MemoryPath = args["path"]
-        node = ns.resolve(path.parts)
+    def view(self, tree: Tree, command: View) -> Outcome:
+        path = command.path
+        node = tree.resolve(path.parts)
         if node is None:
             raise CommandError(
                 f"The path {path.text} does not exist. Please provide a valid path.",
                 kind="not_found",
             )
-        view_range: tuple[int, int] | None = args.get("view_range")
         if node.is_dir:
-            if view_range is not None:
+            if command.view_range is not None:
                 raise CommandError(
                     f"Error: `view_range` applies to files; {path.text} is a directory.",
                     kind="invalid_range",
                 )
-            return self._view_dir(ns, path, node)
-        text = ns.read(node)
-        lines = text.split("\n")
-        if len(lines) > MAX_LINES:
-            raise CommandError(
-                f"File {path.text} exceeds maximum line limit of 999,999 lines.", kind="limit"
-            )
-        first = 1
-        if view_range is not None:
-            start, end = view_range
-            if start < 1 or start > len(lines) or (end != -1 and end < start):
-                raise CommandError(
-                    f"Error: Invalid `view_range` parameter: [{start}, {end}]. Use 1 <= start <= "
-                    f"{len(lines)} and start <= end, or end = -1 to read to the end of the file.",
-                    kind="invalid_range",
-                )
-            lines = lines[start - 1 :] if end == -1 else lines[start - 1 : end]
-            first = start
-        return f"Here's the content of {path.text} with line numbers:\n" + number_lines(
-            lines, first
-        )
+            return Outcome(view_directory(tree, path, node))
+        stored = tree.read(node)
+        try:
+            return Outcome(_view_file(path, stored.text, command.view_range), before=stored)
+        except CommandError as exc:
+            return Outcome.refusal(exc, before=stored)
 
-    def _view_dir(self, ns: Namespace, path: MemoryPath, node: Node) -> str:
-        total, entries = ns.tree(node, depth=2)
-        base = path.text.rstrip("/") if path.trailing_slash else path.text
-        rows = [f"{format_size(total)}\t{path.text}"]
-        hidden_below: tuple[str, ...] | None = None
-        for entry in entries:
-            if hidden_below is not None and entry.parts[: len(hidden_below)] == hidden_below:
-                continue
-            name = entry.parts[-1]
-            if name.startswith(".") or name in _HIDDEN_NAMES:
-                hidden_below = entry.parts
-                continue
-            hidden_below = None
-            suffix = "/" if entry.node.is_dir else ""
-            rows.append(f"{format_size(entry.total_size)}\t{base}/{'/'.join(entry.parts)}{suffix}")
-        header = (
-            f"Here're the files and directories up to 2 levels deep in {path.text}, "
-            "excluding hidden items and node_modules:"
-        )
-        return header + "\n" + "\n".join(rows)
-
-    def create(self, ns: Namespace, args: Mapping[str, Any]) -> str:
-        path: MemoryPath = args["path"]
-        text: str = args["file_text"]
-        chain = ns.walk(path.parts)
+    def create(self, tree: Tree, command: Create) -> Outcome:
+        path = command.path
+        chain = tree.walk(path.parts)
         if path.is_root or len(chain) == len(path.parts) + 1:
             raise CommandError(f"Error: File {path.text} already exists", kind="exists")
         if path.trailing_slash:
@@ -194,123 +81,76 @@ class Handlers:
                 f"Error: Cannot create {path.text}: a file path cannot end with '/'.",
                 kind="invalid_path",
             )
-        stored = self.screen.text(text, ns.pseudonym)
-        ns.trace.findings.extend(stored.findings)
-        self._check_size(path, stored.text)
-        parent = self._parent_for(ns, path, chain, "create")
-        ns.create_file(parent, path.parts[-1], stored.text)
-        return _with_note(f"File created successfully at: {path.text}", stored)
+        redacted = self._screened(path, command.file_text, tree)
+        parent = self._parent_for(tree, path, chain, "create")
+        after = tree.create_file(parent, path.parts[-1], redacted.text)
+        result = with_note(f"File created successfully at: {path.text}", redacted)
+        return Outcome(result, after=after, findings=redacted.findings)
 
-    def str_replace(self, ns: Namespace, args: Mapping[str, Any]) -> str:
-        path: MemoryPath = args["path"]
-        old: str = args["old_str"]
-        new: str = args["new_str"]
-        found = self._file(ns, path)
-        if found is None:
-            raise _missing_please(path)
-        parent, node = found
-        if not old:
+    def str_replace(self, tree: Tree, command: StrReplace) -> Outcome:
+        path = command.path
+        parent, node = self._file(tree, path, missing_please)
+        if not command.old_str:
             raise CommandError(
                 "Error: `old_str` is empty. Give the exact text to replace.", kind="input"
             )
-        text = ns.read(node)
-        first = text.find(old)
-        if first == -1:
-            # The stored text is redacted: match what the model wrote in its redacted form,
-            # so a line that had an e-mail in it can still be edited.
-            screened = self.screen.text(old, ns.pseudonym).text
-            if screened != old:
-                old = screened
-                first = text.find(old)
-        if first == -1:
-            raise CommandError(
-                f"No replacement was performed, old_str `{self.screen.render(old)}` did not "
-                f"appear verbatim in {path.text}.",
-                kind="no_match",
+        before = tree.read(node)
+        try:
+            text, first, old = self._locate(before.text, command.old_str, path, tree)
+            redacted = self._screened(
+                path, text[:first] + command.new_str + text[first + len(old) :], tree
             )
-        if text.find(old, first + 1) != -1:
-            lines: list[int] = []
-            at = first
-            while at != -1:
-                line = text.count("\n", 0, at) + 1
-                if not lines or lines[-1] != line:
-                    lines.append(line)
-                at = text.find(old, at + 1)
-            raise CommandError(
-                f"No replacement was performed. Multiple occurrences of old_str "
-                f"`{self.screen.render(old)}` in lines: {', '.join(map(str, lines))}. "
-                "Please ensure it is unique",
-                kind="not_unique",
-            )
-        # The whole result is screened again: a secret assembled across edits is caught.
-        stored = self.screen.text(text[:first] + new + text[first + len(old) :], ns.pseudonym)
-        ns.trace.findings.extend(stored.findings)
-        self._check_size(path, stored.text)
-        ns.write(parent, node, stored.text)
+        except CommandError as exc:
+            return Outcome.refusal(exc, before=before)
+        after = tree.write(parent, node, redacted.text)
         start_line = text.count("\n", 0, first)
-        end_line = start_line + new.count("\n")
-        all_lines = stored.text.split("\n")
+        end_line = start_line + command.new_str.count("\n")
+        all_lines = redacted.text.split("\n")
         lo, hi = max(0, start_line - 2), min(len(all_lines), end_line + 3)
-        return _with_note(
+        result = with_note(
             "The memory file has been edited. Here is the snippet showing the change "
             "(with line numbers):\n" + number_lines(all_lines[lo:hi], lo + 1),
-            stored,
+            redacted,
         )
+        return Outcome(result, before=before, after=after, findings=redacted.findings)
 
-    def insert(self, ns: Namespace, args: Mapping[str, Any]) -> str:
-        path: MemoryPath = args["path"]
-        line: int = args["insert_line"]
-        insert_text: str = args["insert_text"]
-        found = self._file(ns, path)
-        if found is None:
-            raise _missing(path)
-        parent, node = found
-        text = ns.read(node)
-        lines = text.split("\n")
-        if lines[-1] == "":
-            lines.pop()
-        if line < 0 or line > len(lines):
-            raise CommandError(
-                f"Error: Invalid `insert_line` parameter: {line}. It should be within the range "
-                f"of lines of the file: [0, {len(lines)}]",
-                kind="invalid_range",
-            )
-        # Offset of the start of line ``line + 1``; past the end for an append.
-        offset = sum(len(s) + 1 for s in lines[:line])
-        block = insert_text if insert_text.endswith("\n") else insert_text + "\n"
-        if offset > len(text):  # appending to a text without a final newline
-            offset = len(text)
-            block = "\n" + block
-        stored = self.screen.text(text[:offset] + block + text[offset:], ns.pseudonym)
-        ns.trace.findings.extend(stored.findings)
-        self._check_size(path, stored.text)
-        ns.write(parent, node, stored.text)
-        return _with_note(f"The file {path.text} has been edited.", stored)
+    def insert(self, tree: Tree, command: Insert) -> Outcome:
+        path = command.path
+        parent, node = self._file(tree, path, missing)
+        before = tree.read(node)
+        try:
+            redacted = self._screened(path, _inserted(before.text, command), tree)
+        except CommandError as exc:
+            return Outcome.refusal(exc, before=before)
+        after = tree.write(parent, node, redacted.text)
+        result = with_note(f"The file {path.text} has been edited.", redacted)
+        return Outcome(result, before=before, after=after, findings=redacted.findings)
 
-    def delete(self, ns: Namespace, args: Mapping[str, Any]) -> str:
-        path: MemoryPath = args["path"]
+    def delete(self, tree: Tree, command: Delete) -> Outcome:
+        path = command.path
         if path.is_root:
             raise CommandError(
                 "Error: Cannot delete the /memories directory itself", kind="protected"
             )
-        node = ns.resolve(path.parts)
+        node = tree.resolve(path.parts)
         if node is None:
-            raise _missing(path)
-        ns.delete(node)
-        return f"Successfully deleted {path.text}"
+            raise missing(path)
+        # The record keeps a keyed digest of a file's text as it was removed.
+        before = None if node.is_dir else tree.read(node)
+        tree.delete(node)
+        return Outcome(f"Successfully deleted {path.text}", before=before)
 
-    def rename(self, ns: Namespace, args: Mapping[str, Any]) -> str:
-        old: MemoryPath = args["old_path"]
-        new: MemoryPath = args["new_path"]
+    def rename(self, tree: Tree, command: Rename) -> Outcome:
+        old, new = command.old_path, command.new_path
         if old.is_root:
             raise CommandError(
                 "Error: Cannot rename the /memories directory itself", kind="protected"
             )
-        chain = ns.walk(old.parts)
+        chain = tree.walk(old.parts)
         if len(chain) != len(old.parts) + 1:
-            raise _missing(old)
+            raise missing(old)
         node = chain[-1]
-        target = ns.walk(new.parts)
+        target = tree.walk(new.parts)
         if new.is_root or len(target) == len(new.parts) + 1:
             raise CommandError(f"Error: The destination {new.text} already exists", kind="exists")
         if node.is_dir and new.parts[: len(old.parts)] == old.parts:
@@ -325,25 +165,155 @@ class Handlers:
                 kind="invalid_path",
             )
         if node.is_dir:
-            self._check_fits(ns, old, new, node)
-        parent = self._parent_for(ns, new, target, "rename to")
-        ns.move(node, parent, new.parts[-1])
-        return f"Successfully renamed {old.text} to {new.text}"
+            _check_fits(tree, old, new, node)
+        parent = self._parent_for(tree, new, target, "rename to")
+        tree.move(node, parent, new.parts[-1])
+        return Outcome(f"Successfully renamed {old.text} to {new.text}")
+
+    # -- steps shared by the commands ------------------------------------------------------
+
+    def _screened(self, path: MemoryPath, text: str, tree: Tree) -> Redacted:
+        """The text to store: the whole document through the filter (so a secret pieced
+        together over several edits is caught), then within the size limits."""
+        redacted = self.screen.text(text, tree.pseudonym)
+        size = len(redacted.text.encode())
+        if size > self.max_file_bytes:
+            raise CommandError(
+                f"Error: The file {path.text} would be {size:,} bytes, over the limit of "
+                f"{self.max_file_bytes:,} bytes. Split the content across smaller files.",
+                kind="limit",
+            )
+        if redacted.text.count("\n") + 1 > MAX_LINES:
+            raise CommandError(
+                f"File {path.text} exceeds maximum line limit of 999,999 lines.", kind="limit"
+            )
+        return redacted
+
+    def _locate(self, text: str, old: str, path: MemoryPath, tree: Tree) -> tuple[str, int, str]:
+        """(text, offset, old) of the one occurrence of ``old``; refuses none or several.
+
+        The stored text is redacted: what the model wrote is also looked for in its
+        redacted form, so a line that had an e-mail in it can still be edited.
+        """
+        first = text.find(old)
+        if first == -1:
+            screened = self.screen.text(old, tree.pseudonym).text
+            if screened != old:
+                old = screened
+                first = text.find(old)
+        if first == -1:
+            raise CommandError(
+                f"No replacement was performed, old_str `{self.screen.render(old)}` did not "
+                f"appear verbatim in {path.text}.",
+                kind="no_match",
+            )
+        if text.find(old, first + 1) != -1:
+            lines = ", ".join(map(str, _lines_of(text, old, first)))
+            raise CommandError(
+                f"No replacement was performed. Multiple occurrences of old_str "
+                f"`{self.screen.render(old)}` in lines: {lines}. Please ensure it is unique",
+                kind="not_unique",
+            )
+        return text, first, old
+
+    def _file(
+        self, tree: Tree, path: MemoryPath, absent: Callable[[MemoryPath], CommandError]
+    ) -> tuple[Node, Node]:
+        """(parent, file) for an existing file; ``absent(path)`` is raised otherwise."""
+        chain = tree.walk(path.parts)
+        if len(chain) != len(path.parts) + 1 or chain[-1].is_dir:
+            raise absent(path)
+        return chain[-2], chain[-1]
+
+    def _parent_for(self, tree: Tree, path: MemoryPath, chain: list[Node], verb: str) -> Node:
+        """The directory a new entry at ``path`` goes into, creating missing ones.
+
+        ``chain`` is ``tree.walk(path.parts)``, taken once by the caller, who has
+        already refused an existing entry at ``path``.
+        """
+        node = chain[-1]
+        if not node.is_dir:
+            blocker = join(path.parts[: len(chain) - 1])
+            raise CommandError(
+                f"Error: Cannot {verb} {path.text}: {blocker} is a file, not a directory.",
+                kind="not_a_directory",
+            )
+        for name in path.parts[len(chain) - 1 : -1]:
+            node = tree.mkdir(node, name)
+        return node
 
 
-def _with_note(result: str, stored: Redacted) -> str:
-    """A result, followed by what the filter did (kinds and counts only), if anything."""
-    note = stored.note()
-    return f"{result}\n\n{note}" if note else result
+def _view_file(path: MemoryPath, text: str, view_range: tuple[int, int] | None) -> str:
+    lines = text.split("\n")
+    if len(lines) > MAX_LINES:
+        raise CommandError(
+            f"File {path.text} exceeds maximum line limit of 999,999 lines.", kind="limit"
+        )
+    first = 1
+    if view_range is not None:
+        start, end = view_range
+        if start < 1 or start > len(lines) or (end != -1 and end < start):
+            raise CommandError(
+                f"Error: Invalid `view_range` parameter: [{start}, {end}]. Use 1 <= start <= "
+                f"{len(lines)} and start <= end, or end = -1 to read to the end of the file.",
+                kind="invalid_range",
+            )
+        lines = lines[start - 1 :] if end == -1 else lines[start - 1 : end]
+        first = start
+    return f"Here's the content of {path.text} with line numbers:\n" + number_lines(lines, first)
 
 
-_HANDLERS: dict[str, Callable[[Handlers, Namespace, Mapping[str, Any]], str]] = {
-    "view": Handlers.view,
-    "create": Handlers.create,
-    "str_replace": Handlers.str_replace,
-    "insert": Handlers.insert,
-    "delete": Handlers.delete,
-    "rename": Handlers.rename,
-}
+def _inserted(text: str, command: Insert) -> str:
+    """The document with ``insert_text`` after line ``insert_line``; refuses a bad line."""
+    line = command.insert_line
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    if line < 0 or line > len(lines):
+        raise CommandError(
+            f"Error: Invalid `insert_line` parameter: {line}. It should be within the range "
+            f"of lines of the file: [0, {len(lines)}]",
+            kind="invalid_range",
+        )
+    # Offset of the start of line ``line + 1``; past the end for an append.
+    offset = sum(len(s) + 1 for s in lines[:line])
+    block = command.insert_text
+    block = block if block.endswith("\n") else block + "\n"
+    if offset > len(text):  # appending to a text without a final newline
+        offset = len(text)
+        block = "\n" + block
+    return text[:offset] + block + text[offset:]
 
-__all__ = ["Handlers", "format_size", "number_lines"]
+
+def _lines_of(text: str, old: str, first: int) -> list[int]:
+    """The 1-based lines on which ``old`` occurs (overlapping occurrences count)."""
+    lines: list[int] = []
+    at = first
+    while at != -1:
+        line = text.count("\n", 0, at) + 1
+        if not lines or lines[-1] != line:
+            lines.append(line)
+        at = text.find(old, at + 1)
+    return lines
+
+
+def _check_fits(tree: Tree, old: MemoryPath, new: MemoryPath, node: Node) -> None:
+    """Refuse a directory move that would put something below it past the guard's
+    limits, where no command could reach it any more."""
+    _, entries = tree.tree(node, depth=MAX_DEPTH)
+    base = join(new.parts)
+    for entry in entries:
+        depth = len(new.parts) + len(entry.parts)
+        size = len(base.encode()) + len("/".join(("", *entry.parts)).encode())
+        if depth > MAX_DEPTH or size > MAX_PATH_BYTES:
+            reason = (
+                f"a path inside it would be {depth} levels deep; the limit is {MAX_DEPTH}"
+                if depth > MAX_DEPTH
+                else f"a path inside it would be {size} bytes long; the limit is {MAX_PATH_BYTES}"
+            )
+            raise CommandError(
+                f"Error: Cannot rename {old.text} to {new.text}: {reason}.", kind="limit"
+            )
+
+
+__all__ = ["DEFAULT_MAX_FILE_BYTES", "MAX_LINES", "Handlers", "Stored"]

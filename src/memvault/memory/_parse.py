@@ -2,31 +2,60 @@
 
 Nothing of the input is trusted before it passes here. Paths go through the
 guard and the redaction screen; texts must be strings that encode as UTF-8.
+Every refusal is a :class:`~memvault.errors.CommandError` whose message is the
+tool result (``docs/protocol.md`` §8).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
+from .._text import json_type, show
 from ..errors import CommandError
-from ._guard import json_type, show
+from ._commands import COMMANDS, Command, Create, Delete, Insert, Rename, StrReplace, View
 from ._screen import Screen
 
-COMMANDS = ("view", "create", "str_replace", "insert", "delete", "rename")
 
-
-@dataclass(frozen=True, slots=True)
-class Command:
-    """A command whose fields have the right types and whose paths passed the guard."""
-
-    name: str
-    args: Mapping[str, Any]
-
-    @property
-    def writes(self) -> bool:
-        return self.name != "view"
+def parse_command(raw: object, screen: Screen) -> Command:
+    """Turn a tool input into a :data:`Command`, or refuse it with a clear error."""
+    if not isinstance(raw, Mapping):
+        raise CommandError(
+            "Error: The tool input must be an object with a `command` field, "
+            f"got {json_type(raw)}.",
+            kind="input",
+        )
+    if "command" not in raw:
+        raise CommandError(
+            "Error: The tool input has no `command` field. Use one of: view, create, "
+            "str_replace, insert, delete, rename.",
+            kind="input",
+        )
+    name = raw["command"]
+    if not isinstance(name, str) or name not in COMMANDS:
+        shown = screen.render(show(name, 40)) if isinstance(name, str) else json_type(name)
+        raise CommandError(
+            f"Error: Unknown command {shown}. Use one of: view, create, str_replace, insert, "
+            "delete, rename.",
+            kind="input",
+        )
+    if name == "rename":
+        return Rename(
+            old_path=screen.path(_field(raw, "old_path", name), "old_path", refuse=False),
+            new_path=screen.path(_field(raw, "new_path", name), "new_path", refuse=True),
+        )
+    # A path that would name something new is refused if it carries a finding.
+    path = screen.path(_field(raw, "path", name), "path", refuse=name == "create")
+    if name == "view":
+        return View(path, _view_range(raw.get("view_range")))
+    if name == "create":
+        return Create(path, _text(raw, "file_text", name))
+    if name == "str_replace":
+        return StrReplace(path, _text(raw, "old_str", name), _text(raw, "new_str", name))
+    if name == "insert":
+        line = _int(_field(raw, "insert_line", name), "insert_line")
+        return Insert(path, line, _text(raw, "insert_text", name))
+    return Delete(path)
 
 
 def _field(raw: Mapping[str, Any], name: str, command: str) -> Any:
@@ -62,53 +91,13 @@ def _int(value: Any, name: str) -> int:
     return value
 
 
-def check(raw: object, screen: Screen) -> Command:
-    """Turn a tool input into a :class:`Command`, or refuse it with a clear error."""
-    if not isinstance(raw, Mapping):
+def _view_range(value: object) -> tuple[int, int] | None:
+    if value is None:
+        return None
+    if not isinstance(value, list | tuple) or len(value) != 2:
         raise CommandError(
-            "Error: The tool input must be an object with a `command` field, "
-            f"got {json_type(raw)}.",
+            "Error: `view_range` must be a list of two integers [start, end] "
+            "(end = -1 reads to the end of the file).",
             kind="input",
         )
-    if "command" not in raw:
-        raise CommandError(
-            "Error: The tool input has no `command` field. Use one of: view, create, "
-            "str_replace, insert, delete, rename.",
-            kind="input",
-        )
-    name = raw["command"]
-    if not isinstance(name, str) or name not in COMMANDS:
-        shown = screen.render(show(name, 40)) if isinstance(name, str) else json_type(name)
-        raise CommandError(
-            f"Error: Unknown command {shown}. Use one of: view, create, str_replace, insert, "
-            "delete, rename.",
-            kind="input",
-        )
-    args: dict[str, Any] = {}
-    if name == "rename":
-        args["old_path"] = screen.path(_field(raw, "old_path", name), "old_path", refuse=False)
-        args["new_path"] = screen.path(_field(raw, "new_path", name), "new_path", refuse=True)
-    else:
-        args["path"] = screen.path(_field(raw, "path", name), "path", refuse=name == "create")
-    if name == "view":
-        view_range = raw.get("view_range")
-        if view_range is not None:
-            if not isinstance(view_range, list | tuple) or len(view_range) != 2:
-                raise CommandError(
-                    "Error: `view_range` must be a list of two integers [start, end] "
-                    "(end = -1 reads to the end of the file).",
-                    kind="input",
-                )
-            args["view_range"] = (
-                _int(view_range[0], "view_range"),
-                _int(view_range[1], "view_range"),
-            )
-    elif name == "create":
-        args["file_text"] = _text(raw, "file_text", name)
-    elif name == "str_replace":
-        args["old_str"] = _text(raw, "old_str", name)
-        args["new_str"] = _text(raw, "new_str", name)
-    elif name == "insert":
-        args["insert_line"] = _int(_field(raw, "insert_line", name), "insert_line")
-        args["insert_text"] = _text(raw, "insert_text", name)
-    return Command(name, args)
+    return _int(value[0], "view_range"), _int(value[1], "view_range")

@@ -4,24 +4,26 @@ Every text the model writes goes through :meth:`Screen.text` before it can
 reach the store; every path and every piece of model input that a message
 echoes goes through :meth:`Screen.path` or :meth:`Screen.render` first, so no
 secret or personal data reaches the store, an error message or a log. Any
-failure inside the filter refuses the command: nothing passes unfiltered.
+failure inside the filter refuses the command with
+:class:`~memvault.errors.RedactionError`: nothing passes unfiltered.
+
+Nothing here keeps model input beyond the call that brought it: a cache of
+rendered paths would hold names (and whatever secrets they carry) in memory
+for the life of the process.
 """
 
 from __future__ import annotations
 
 from .._log import log
+from .._text import show
 from ..errors import CommandError, PathError, RedactionError
 from ..redaction import Finding, Pseudonymizer, Redacted, Redactor, a_label, join_and
-from ._guard import MemoryPath, parse, show
+from ._guard import MemoryPath, parse_path
 
-_FAILED = (
+FAILED = (
     "Error: The redaction filter could not check this input, so nothing was stored. "
     "Try again; if it keeps failing, tell the operator."
 )
-
-
-_CACHED_CHARS = 1100  # paths (the guard's limit is 1,024 bytes), not texts
-_CACHED_ENTRIES = 4096
 
 
 def _encodes(text: str) -> bool:
@@ -37,9 +39,6 @@ class Screen:
 
     def __init__(self, redactor: Redactor) -> None:
         self.redactor = redactor
-        # Paths come back again and again (every command names one, and its audit
-        # record renders it once more): their rendering is remembered, within bounds.
-        self._rendered: dict[str, str] = {}
 
     def text(self, text: str, pseudonym: Pseudonymizer) -> Redacted:
         """The text to store; raises BlockedError (policy) or RedactionError (fault)."""
@@ -49,26 +48,20 @@ class Screen:
             raise
         except Exception as exc:
             log.error("redaction_failed", error=type(exc).__name__)
-            raise RedactionError(_FAILED) from None
+            raise RedactionError(FAILED) from None
 
     def render(self, text: str) -> str:
         """Model input as a message may echo it: every finding replaced by its marker."""
-        cached = self._rendered.get(text)
-        if cached is not None:
-            return cached
         found = self._scan(text)
+        if not found:
+            return text
         out, last = [], 0
         for finding in found:
             out.append(text[last : finding.start])
             out.append(f"[REDACTED:{finding.kind}]")
             last = finding.end
         out.append(text[last:])
-        rendered = "".join(out)
-        if len(text) <= _CACHED_CHARS:
-            if len(self._rendered) >= _CACHED_ENTRIES:
-                self._rendered.clear()
-            self._rendered[text] = rendered
-        return rendered
+        return "".join(out)
 
     def path(self, raw: object, field: str, *, refuse: bool) -> MemoryPath:
         """Guard a path, and screen it.
@@ -81,10 +74,10 @@ class Screen:
         messages echo it redacted.
         """
         if not isinstance(raw, str) or (not raw.isascii() and not _encodes(raw)):
-            return parse(raw, field)  # the guard refuses it, with a safe message
+            return parse_path(raw, field)  # the guard refuses it, with a safe message
         found = self._scan(raw)
         if not found:
-            return parse(raw, field)
+            return parse_path(raw, field)
         rendered = self.render(raw)
         if refuse:
             kinds = join_and([a_label(k) for k in sorted({f.kind for f in found})])
@@ -95,7 +88,7 @@ class Screen:
                 kind="path_content",
             )
         try:
-            path = parse(raw, field)
+            path = parse_path(raw, field)
         except PathError as exc:
             raise PathError(exc.message.replace(show(raw), show(rendered))) from None
         return MemoryPath(rendered, path.parts, path.trailing_slash)
@@ -105,4 +98,4 @@ class Screen:
             return self.redactor.scan(text)
         except Exception as exc:
             log.error("redaction_failed", error=type(exc).__name__)
-            raise RedactionError(_FAILED) from None
+            raise RedactionError(FAILED) from None

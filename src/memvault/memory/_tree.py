@@ -19,13 +19,13 @@ from __future__ import annotations
 
 import struct
 from collections.abc import Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass, field
+from contextlib import AbstractContextManager, contextmanager
+from dataclasses import dataclass
+from typing import NamedTuple
 
 from .. import _crypto
 from ..errors import IntegrityError, StorageError
 from ..keys import Keyring, MasterKeys, UserKey
-from ..redaction import Finding
 from ..store import Store
 
 _META = struct.Struct(">BQ16s")  # kind, size in bytes, content id
@@ -50,26 +50,25 @@ class Node:
 ROOT = Node(id=0, fid=_ROOT_FID, name="", is_dir=True, size=0, cid=b"")
 
 
-@dataclass(slots=True)
-class Trace:
-    """What one command read and wrote, for its audit record (texts stay in memory)."""
+class Stored(NamedTuple):
+    """A file's text as the store holds it: the file's identity and the UTF-8 bytes (what
+    an audit digest covers), with the text they decode to."""
 
-    before: tuple[bytes, bytes] | None = None  # (file identity, text) first read or removed
-    after: tuple[bytes, bytes] | None = None  # (file identity, text) last written
-    findings: list[Finding] = field(default_factory=list)
-    key_version: int | None = None
+    fid: bytes
+    raw: bytes
+    text: str
 
 
 @dataclass(frozen=True, slots=True)
 class Entry:
-    """A node found by :meth:`Namespace.tree`: its path below the listed directory."""
+    """A node found by :meth:`Tree.tree`: its path below the listed directory."""
 
     parts: tuple[str, ...]
     node: Node
     total_size: int  # bytes of the file, or of every file below the directory
 
 
-class Namespace:
+class Tree:
     """The memories of one user, read and written in transactions."""
 
     def __init__(self, store: Store, master: MasterKeys, user_id: int, token: bytes) -> None:
@@ -78,17 +77,12 @@ class Namespace:
         self._user_id = user_id
         self._token = token
         self._keyring: Keyring | None = None
-        self.trace = Trace()
         # context(a, b, c, d) == context(a, b) + context(c, d): the per-user part once.
         self._node_prefix = _crypto.context("node", token)
         self._content_prefix = _crypto.context("content", token)
 
     def __repr__(self) -> str:
-        return f"<Namespace user_id={self._user_id}>"
-
-    @property
-    def store(self) -> Store:
-        return self._store
+        return f"<Tree user_id={self._user_id}>"
 
     # -- keys and transactions ------------------------------------------------
 
@@ -115,8 +109,16 @@ class Namespace:
                 )
             if self._keyring is None or self._keyring.primary.version != primary:
                 self._keyring = self._load_keyring(primary)
-            self.trace.key_version = primary
             yield
+
+    def savepoint(self) -> AbstractContextManager[None]:
+        """A step inside the current transaction, undone alone if it raises."""
+        return self._store.savepoint()
+
+    @property
+    def key_version(self) -> int | None:
+        """The data key version the current (or last) transaction runs with."""
+        return self._keyring.primary.version if self._keyring is not None else None
 
     @property
     def _key(self) -> UserKey:
@@ -183,7 +185,9 @@ class Namespace:
         chain = self.walk(parts)
         return chain[-1] if len(chain) == len(parts) + 1 else None
 
-    def read(self, node: Node) -> str:
+    def read(self, node: Node) -> Stored:
+        """A file's text; raises IntegrityError if what the store holds is not what was
+        sealed for this file."""
         assert self._keyring is not None
         blob = self._store.content(node.id)
         if blob is None:
@@ -197,9 +201,7 @@ class Namespace:
             text = raw.decode()
         except UnicodeDecodeError:
             raise IntegrityError(_TAMPERED) from None
-        if self.trace.before is None:
-            self.trace.before = (node.fid, raw)
-        return text
+        return Stored(node.fid, raw, text)
 
     def tree(self, directory: Node, depth: int) -> tuple[int, list[Entry]]:
         """Everything below ``directory`` down to ``depth`` levels, in pre-order.
@@ -249,7 +251,7 @@ class Namespace:
         )
         return Node(node_id, fid, name, True, 0, b"\0" * 16)
 
-    def create_file(self, parent: Node, name: str, text: str) -> Node:
+    def create_file(self, parent: Node, name: str, text: str) -> Stored:
         fid = _crypto.new_id()
         raw = text.encode()
         cid = _crypto.new_id()
@@ -258,10 +260,9 @@ class Namespace:
             self._user_id, parent.id, self._lookup(parent, name), fid, meta, self._key.version
         )
         self._store.insert_content(node_id, self._key.sealer.seal(raw, self._content_ctx(fid, cid)))
-        self.trace.after = (fid, raw)
-        return Node(node_id, fid, name, False, len(raw), cid)
+        return Stored(fid, raw, text)
 
-    def write(self, parent: Node, node: Node, text: str) -> None:
+    def write(self, parent: Node, node: Node, text: str) -> Stored:
         """Replace a file's text (its identity and place stay)."""
         raw = text.encode()
         cid = _crypto.new_id()
@@ -270,7 +271,7 @@ class Namespace:
         self._store.replace_content(
             node.id, self._key.sealer.seal(raw, self._content_ctx(node.fid, cid))
         )
-        self.trace.after = (node.fid, raw)
+        return Stored(node.fid, raw, text)
 
     def move(self, node: Node, new_parent: Node, new_name: str) -> None:
         """Move a file or directory (with everything below it) under a new parent and name."""
@@ -280,6 +281,5 @@ class Namespace:
         )
 
     def delete(self, node: Node) -> None:
-        if not node.is_dir and self.trace.before is None:
-            self.read(node)  # the record keeps a keyed digest of what was removed
+        """Delete a file, or a directory with everything below it."""
         self._store.delete_subtree(self._user_id, node.id)

@@ -1,0 +1,230 @@
+"""The audited transaction every memory command runs in, written once for every adapter.
+
+:meth:`Runner.run` takes the tool input as the model sent it and returns a
+:class:`Reply`: the result string, or the error string with ``is_error``.
+Nothing else ever leaves it: a refusal, an integrity failure, a storage or
+audit failure and a bug all become a reply whose text reveals nothing but
+what the model may see (``docs/protocol.md`` §9).
+
+Every call leaves one audit record, whatever its outcome:
+
+* a command that may write runs in one store write transaction; its record is
+  appended inside it and commits with the change, or neither does;
+* a command that only reads records before its result is returned;
+* input refused before it reached the store is recorded as refused;
+* a failure of the vault itself is recorded if the log still can; if the
+  record cannot be written, the command is refused (``AUDIT_MESSAGE``).
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, replace
+from typing import Any
+
+from .._log import log as _log
+from ..audit import AuditLog, Event, UserAuditKey
+from ..errors import (
+    AuditError,
+    BlockedError,
+    CommandError,
+    IntegrityError,
+    RedactionError,
+    VaultError,
+)
+from ._commands import COMMANDS, Command, Outcome
+from ._handlers import Handlers
+from ._parse import parse_command
+from ._results import AUDIT_MESSAGE, INTEGRITY_MESSAGE, UNAVAILABLE_MESSAGE
+from ._tree import Stored, Tree
+
+_PATH_CHARS = 1100  # a path longer than the guard allows is cut (it is refused anyway)
+_PATH_FIELDS = ("path", "old_path", "new_path")
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    """What a command returns to the model: ``content``, an error if ``is_error``."""
+
+    content: str
+    is_error: bool = False
+
+
+class _Undo(Exception):
+    """Rolls back a refused write's savepoint; carries the refusal out of it."""
+
+    def __init__(self, outcome: Outcome) -> None:
+        super().__init__()
+        self.outcome = outcome
+
+
+class Runner:
+    """One user's memory commands, each run as an audited transaction.
+
+    Made by the vault (:meth:`memvault.Vault.runner`); adapters (the SDK tool,
+    the MCP server, ``memvault exec``) are thin shells over :meth:`run`. Calls
+    are serialized by the vault's lock, so a runner may be shared by threads.
+    """
+
+    def __init__(
+        self,
+        tree: Tree,
+        handlers: Handlers,
+        lock: threading.RLock,
+        audit: AuditLog,
+        audit_key: UserAuditKey,
+        user: str,
+        session: str | None = None,
+    ) -> None:
+        self._tree = tree
+        self._handlers = handlers
+        self._lock = lock
+        self._audit = audit
+        self._audit_key = audit_key
+        self.user = user
+        self.session = session
+
+    def __repr__(self) -> str:
+        return f"<Runner user={self.user!r}>"
+
+    def run(self, raw: object) -> Reply:
+        """Run one command from the model, as its tool input (a JSON object)."""
+        name = _known(raw.get("command") if isinstance(raw, dict) else None)
+        event = Event(
+            command=name or "invalid",
+            user=self._audit_key,
+            session=self.session,
+            paths=self._paths(raw),
+        )
+        with self._lock:
+            try:
+                command = parse_command(raw, self._handlers.screen)
+            except CommandError as exc:
+                return self._refuse(event, exc)
+            except Exception as exc:
+                return self._fail(event, exc)
+            try:
+                outcome = (
+                    self._write(command, event) if command.writes else self._read(command, event)
+                )
+            except Exception as exc:
+                return self._fail(event, exc)
+        if outcome.refused is not None:
+            return Reply(outcome.refused.message, is_error=True)
+        return Reply(outcome.result)
+
+    def _write(self, command: Command, event: Event) -> Outcome:
+        """A command that may change memories: its record commits with it, or neither does."""
+        with self._audit.holding(), self._tree.transaction(write=True):
+            try:
+                with self._tree.savepoint():
+                    outcome = self._handlers.run(self._tree, command)
+                    if outcome.refused is not None:
+                        raise _Undo(outcome)
+            except _Undo as undo:
+                outcome = replace(undo.outcome, after=None)  # rolled back: nothing stored
+            except CommandError as exc:
+                outcome = Outcome.refusal(exc)
+            self._describe(event, outcome)
+            self._audit.record(event, txn=True)
+        return outcome
+
+    def _read(self, command: Command, event: Event) -> Outcome:
+        """A command that changes nothing: its record is written before the result is returned."""
+        with self._tree.transaction(write=False):
+            try:
+                outcome = self._handlers.run(self._tree, command)
+            except CommandError as exc:
+                outcome = Outcome.refusal(exc)
+        self._describe(event, outcome)
+        self._audit.record(event)
+        self._audit.maybe_anchor()
+        return outcome
+
+    def _describe(self, event: Event, outcome: Outcome) -> None:
+        event.key_version = self._tree.key_version
+        event.before = self._digest(outcome.before)
+        event.after = self._digest(outcome.after)
+        if outcome.refused is not None:
+            event.outcome, event.error = outcome_of(outcome.refused)
+        elif outcome.findings:
+            counts: dict[str, int] = {}
+            for finding in outcome.findings:
+                counts[finding.kind] = counts.get(finding.kind, 0) + 1
+            event.findings = counts
+
+    def _digest(self, stored: Stored | None) -> str | None:
+        return self._audit_key.digest(stored.fid, stored.raw) if stored is not None else None
+
+    def _refuse(self, event: Event, exc: CommandError) -> Reply:
+        """Input the guard or the checks refused: recorded, then returned as the error."""
+        event.outcome, event.error = outcome_of(exc)
+        try:
+            self._audit.record(event)
+        except VaultError as audit_exc:
+            return self._fail(event, audit_exc)
+        return Reply(exc.message, is_error=True)
+
+    def _fail(self, event: Event, exc: BaseException) -> Reply:
+        """A failure of the vault itself: logged for the operator, recorded if the log
+        still can, and returned to the model as a message that reveals nothing."""
+        name = event.command
+        if isinstance(exc, IntegrityError):
+            _log.error("integrity_failure", command=name, detail=exc.message)
+            message, error = INTEGRITY_MESSAGE, "integrity"
+        elif isinstance(exc, AuditError):
+            _log.error("audit_failure", command=name, detail=exc.message)
+            message, error = AUDIT_MESSAGE, "audit"
+        elif isinstance(exc, RedactionError):
+            # The screen has logged the fault; its message is safe for the model.
+            message, error = exc.message, "redaction"
+        elif isinstance(exc, VaultError):
+            _log.error("command_failed", command=name, error=type(exc).__name__, detail=exc.message)
+            message, error = UNAVAILABLE_MESSAGE, "storage"
+        else:
+            # Never the message: it could echo memory text (a codec error quotes its input).
+            _log.error("internal_error", command=name, error=type(exc).__name__)
+            message, error = UNAVAILABLE_MESSAGE, "internal"
+        if error != "audit":
+            event.outcome, event.error = "failed", error
+            event.before = event.after = event.findings = None
+            try:
+                self._audit.record(event)
+            except Exception as audit_exc:
+                _log.error("audit_failure", command=name, error=type(audit_exc).__name__)
+                message = AUDIT_MESSAGE
+        return Reply(message, is_error=True)
+
+    def _paths(self, raw: Any) -> list[str] | None:
+        """The command's paths as the redaction filter renders them (for the sealed record)."""
+        if not isinstance(raw, dict):
+            return None
+        paths = []
+        for field in _PATH_FIELDS:
+            value = raw.get(field)
+            if isinstance(value, str):
+                try:
+                    rendered = self._handlers.screen.render(value[:_PATH_CHARS])
+                except Exception:
+                    rendered = "[unscreened]"
+                paths.append(rendered)
+        return paths or None
+
+
+def outcome_of(exc: CommandError) -> tuple[str, str]:
+    """(outcome, error kind) of a refused command, as the audit log records them."""
+    if isinstance(exc, BlockedError):
+        return "blocked", "blocked"
+    kind = exc.kind
+    outcome = {
+        "input": "invalid",
+        "path": "refused",
+        "path_content": "refused",
+        "limit": "limit",
+    }.get(kind, "error")
+    return outcome, kind
+
+
+def _known(name: object) -> str | None:
+    """The command name for the record, only if it is one of ours (never model text)."""
+    return name if isinstance(name, str) and name in COMMANDS else None
