@@ -42,7 +42,7 @@ from contextlib import contextmanager
 from anthropic.lib.tools import ToolError
 
 from memvault import Vault
-from memvault.store import Store
+from memvault.store import SqliteStore
 
 
 def say(text):
@@ -66,7 +66,7 @@ def job_stream(job):
 
 
 def job_kill_before_commit(job):
-    real = Store.transaction
+    real = SqliteStore.transaction
     armed = []
 
     @contextmanager
@@ -76,7 +76,7 @@ def job_kill_before_commit(job):
             if write and armed:
                 os.kill(os.getpid(), signal.SIGKILL)  # the record is written, COMMIT is next
 
-    Store.transaction = transaction
+    SqliteStore.transaction = transaction
     with Vault.open(job["home"]) as v:
         tool = v.memory_tool(job["user"])
         say("start %d" % os.getpid())

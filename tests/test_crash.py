@@ -40,9 +40,9 @@ import json, os, signal, sys, time, traceback
 
 from anthropic.lib.tools import ToolError
 
-import memvault.keys._hierarchy
+import memvault._fs
 from memvault import Vault
-from memvault.store import Store
+from memvault.store import SqliteStore
 
 
 def say(text):
@@ -67,18 +67,18 @@ def install_kill_point(point):
             die()
         os.link = link
     elif point == "after_key_file":
-        real_write = memvault.keys._hierarchy._write_key_file
-        def write(path, text):
-            real_write(path, text)
+        real_write = memvault._fs.write_new
+        def write(path, data, **options):
+            real_write(path, data, **options)
             die()
-        memvault.keys._hierarchy._write_key_file = write
+        memvault._fs.write_new = write
     elif point == "before_commit":
-        real_set = Store.set_meta
+        real_set = SqliteStore.set_meta
         def set_meta(self, key, value):
             real_set(self, key, value)
             if key == "key_check":
                 die()
-        Store.set_meta = set_meta
+        SqliteStore.set_meta = set_meta
     elif point == "after_commit":
         real_open = Vault._open_keys
         def open_keys(store, home, key_file):

@@ -10,15 +10,15 @@ from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
-from . import _crypto
+from . import _crypto, keys
 from ._log import log as _log
 from ._text import REFUSED_CATEGORIES
 from .audit import AuditKeys, AuditLog, Event, UserAuditKey
 from .errors import ConfigurationError, IntegrityError, StorageError, UsageError
-from .keys import KeySource, MasterKeys
+from .keys import MasterKeys
 from .memory import DEFAULT_MAX_FILE_BYTES, Handlers, Runner, Screen, Tree
 from .redaction import load_policy
-from .store import Durability, Store
+from .store import Durability, SqliteStore, Store
 
 if TYPE_CHECKING:
     from .tool import MemoryTool
@@ -135,7 +135,7 @@ class Vault:
             ) from None
         if not home_path.is_dir():
             raise ConfigurationError(f"the vault home {home_path} is not a directory")
-        store = Store(home_path / DB_NAME, durability=durability)
+        store: Store = SqliteStore(home_path / DB_NAME, durability=durability)
         audit: AuditLog | None = None
         try:
             master, audit_keys, key_source, created = cls._open_keys(
@@ -268,19 +268,19 @@ class Vault:
                 raise ValueError
         except ValueError:
             raise IntegrityError(f"the vault id in {home} is damaged") from None
-        source = KeySource.resolve(vault_id, home, key_file)
+        source = keys.resolve(vault_id, home, key_file)
         created = False
         if check is None:
             master = source.load_or_create(vault_id)
             with store.transaction(write=True, action="creating the vault"):
                 check = store.get_meta("key_check")
                 if check is None:  # else another process finished creating it meanwhile
-                    check = MasterKeys.check_value(master, vault_id)
+                    check = keys.check_value(master, vault_id)
                     store.set_meta("key_check", check)
                     created = True
         else:
             master = source.load(vault_id)
-        MasterKeys.verify(master, vault_id, check, source.describe())
+        keys.verify_master(master, vault_id, check, source.describe())
         return (
             MasterKeys(master, vault_id),
             AuditKeys(master, vault_id),

@@ -325,7 +325,7 @@ class AuditLog:
                 found = self._recent_lines(covered)
         if found is None or covered + len(found) != tail.seq or tail.seq - synced >= PENDING_LIMIT:
             self._sync_file()  # everything up to the tail; this record's line is in the store
-            self._store.set_meta("audit_synced", str(tail.seq).encode())
+            self._store.set_audit_synced(tail.seq)
             self._store.clear_pending(tail.seq)
             found = []
             synced = tail.seq
@@ -367,7 +367,7 @@ class AuditLog:
                     if tail.seq > head:
                         line = self._tail_line(tail)
                         self._sync_file()
-                        self._store.set_meta("audit_synced", str(tail.seq).encode())
+                        self._store.set_audit_synced(tail.seq)
                         self._store.clear_pending(tail.seq)
                         self._store.add_pending([(tail.seq, line)])
                     self._known_head = max(head, tail.seq)

@@ -9,6 +9,7 @@ import json
 from .. import _crypto
 from .._crypto import Key, Sealer, Signer
 from ..errors import IntegrityError, UsageError
+from ..keys import labels as L
 
 
 class AuditKeys:
@@ -19,13 +20,11 @@ class AuditKeys:
     def __init__(self, master: Key, vault_id: str) -> None:
         salt = bytes.fromhex(vault_id)
         self.vault_id = vault_id
-        self._mac = _crypto.derive(master, "memvault/v1/audit-mac", salt=salt)
+        self._mac = _crypto.derive(master, L.KDF_AUDIT_MAC, salt=salt)
         self.mac_bytes = _crypto.mac_function(self._mac)  # raw MAC, for verifying in bulk
-        self._users = _crypto.derive(master, "memvault/v1/audit-users", salt=salt)
-        self._signer = Signer(_crypto.derive(master, "memvault/v1/audit-checkpoint", salt=salt))
-        self._forward_wrap = Sealer(
-            _crypto.derive(master, "memvault/v1/audit-forward-wrap", salt=salt), 1
-        )
+        self._users = _crypto.derive(master, L.KDF_AUDIT_USERS, salt=salt)
+        self._signer = Signer(_crypto.derive(master, L.KDF_AUDIT_CHECKPOINT, salt=salt))
+        self._forward_wrap = Sealer(_crypto.derive(master, L.KDF_AUDIT_FORWARD_WRAP, salt=salt), 1)
 
     def __repr__(self) -> str:
         return f"<AuditKeys vault={self.vault_id}>"
@@ -48,12 +47,12 @@ class AuditKeys:
         """The forward-secure state as ``<home>/audit/.fskey`` holds it: sealed, fixed size."""
         plain = state.first.to_bytes(8, "big") + state.segment.to_bytes(8, "big")
         plain += state.key.export_raw()
-        return self._forward_wrap.seal(plain, _crypto.context("audit-forward", self.vault_id))
+        return self._forward_wrap.seal(plain, _crypto.context(L.AAD_AUDIT_FORWARD, self.vault_id))
 
     def open_forward(self, blob: bytes) -> ForwardState:
         plain = _crypto.open_blob(
             blob,
-            _crypto.context("audit-forward", self.vault_id),
+            _crypto.context(L.AAD_AUDIT_FORWARD, self.vault_id),
             lambda v: self._forward_wrap if v == 1 else None,
         )
         if len(plain) != 16 + _crypto.KEY_SIZE:
@@ -103,7 +102,7 @@ class ForwardState:
 
 def next_forward_key(key: Key, segment: int) -> Key:
     """The key of ``segment``, from the key of the segment before it (one-way)."""
-    return _crypto.derive(key, f"memvault/v1/audit-forward/{segment}")
+    return _crypto.derive(key, f"{L.KDF_AUDIT_FORWARD_PREFIX}{segment}")
 
 
 class UserAuditKey:
@@ -119,8 +118,8 @@ class UserAuditKey:
     def __init__(self, key: Key | None, pseudonym: str) -> None:
         """``key=None``: the key could not be opened (damaged); records of the user's
         commands then carry the pseudonym but no paths and no digests."""
-        self._paths = Sealer(_crypto.derive(key, "memvault/v1/audit-paths"), 1) if key else None
-        self._digest = _crypto.derive(key, "memvault/v1/audit-digest") if key else None
+        self._paths = Sealer(_crypto.derive(key, L.KDF_AUDIT_PATHS), 1) if key else None
+        self._digest = _crypto.derive(key, L.KDF_AUDIT_DIGEST) if key else None
         self.pseudonym = pseudonym
 
     def __repr__(self) -> str:
@@ -130,7 +129,7 @@ class UserAuditKey:
         if self._paths is None:
             return None
         plain = json.dumps(paths, ensure_ascii=False).encode()
-        blob = self._paths.seal(plain, _crypto.context("audit-paths", self.pseudonym))
+        blob = self._paths.seal(plain, _crypto.context(L.AAD_AUDIT_PATHS, self.pseudonym))
         return base64.b64encode(blob).decode()
 
     def open_paths(self, sealed: str) -> list[str]:
@@ -140,7 +139,7 @@ class UserAuditKey:
         blob = base64.b64decode(sealed, validate=True)
         plain = _crypto.open_blob(
             blob,
-            _crypto.context("audit-paths", self.pseudonym),
+            _crypto.context(L.AAD_AUDIT_PATHS, self.pseudonym),
             lambda v: paths if v == 1 else None,
         )
         value = json.loads(plain)

@@ -25,7 +25,7 @@ from typing import NamedTuple
 
 from .. import _crypto
 from ..errors import IntegrityError, StorageError
-from ..keys import Keyring, MasterKeys, UserKey
+from ..keys import Keyring, MasterKeys, UserKey, labels
 from ..store import Store
 
 _META = struct.Struct(">BQ16s")  # kind, size in bytes, content id
@@ -78,8 +78,8 @@ class Tree:
         self._token = token
         self._keyring: Keyring | None = None
         # context(a, b, c, d) == context(a, b) + context(c, d): the per-user part once.
-        self._node_prefix = _crypto.context("node", token)
-        self._content_prefix = _crypto.context("content", token)
+        self._node_prefix = _crypto.context(labels.AAD_NODE, token)
+        self._content_prefix = _crypto.context(labels.AAD_CONTENT, token)
 
     def __repr__(self) -> str:
         return f"<Tree user_id={self._user_id}>"

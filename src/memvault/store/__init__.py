@@ -1,5 +1,10 @@
-"""The store: where the vault's rows live. It sees ciphertexts, keyed tokens and structure only."""
+"""The store: where a vault's rows live. It sees ciphertexts, keyed tokens and structure only.
 
-from ._sqlite import Durability, Store
+:class:`Store` is the interface the layers above use, with its promises;
+:class:`SqliteStore` is the embedded implementation.
+"""
 
-__all__ = ["Durability", "Store"]
+from ._protocol import Durability, NodeRow, Store, SubtreeRow
+from ._sqlite import SCHEMA_VERSION, SqliteStore
+
+__all__ = ["SCHEMA_VERSION", "Durability", "NodeRow", "SqliteStore", "Store", "SubtreeRow"]

@@ -1,8 +1,7 @@
-"""All SQL lives here: the embedded store on SQLite (WAL).
+"""The embedded store on SQLite (WAL): every SQL statement of it lives here.
 
-The store sees only ciphertexts, keyed look-up tokens and structure (which
-node sits under which). A PostgreSQL store for multi-machine deployments would
-replace this module and nothing above it.
+It implements :class:`~memvault.store._protocol.Store` and keeps its promises;
+this module is also the one place where ``sqlite3`` errors become the vault's.
 
 One command is one transaction: ``BEGIN IMMEDIATE`` for commands that write (so
 concurrent writers queue on the lock instead of failing on upgrade), a deferred
@@ -18,12 +17,12 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
-from typing import Any, Literal, NamedTuple
+from typing import Any
 
 from ..errors import IntegrityError, StorageError
+from ._protocol import Durability, NodeRow, SubtreeRow
 
 SCHEMA_VERSION = 1
-Durability = Literal["full", "normal"]
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (
@@ -73,21 +72,6 @@ _BUSY_SECONDS = 30.0
 _MAX_DEPTH = 256
 
 
-class NodeRow(NamedTuple):
-    id: int
-    parent_id: int
-    fid: bytes
-    meta: bytes
-
-
-class SubtreeRow(NamedTuple):
-    id: int
-    parent_id: int
-    fid: bytes
-    meta: bytes
-    depth: int
-
-
 def _blob(value: object) -> bytes:
     """A BLOB column's value; anything else means the row was tampered with."""
     if isinstance(value, bytes):
@@ -99,6 +83,17 @@ def _int(value: object) -> int:
     if isinstance(value, int):
         return value
     raise IntegrityError(_DAMAGED, hint=_DAMAGED_HINT)
+
+
+def _synced(value: object) -> int:
+    """The stored ``audit_synced`` mark: decimal digits, as :meth:`set_audit_synced` writes."""
+    raw = _blob(value)
+    if not raw.isdigit() or len(raw) > 19:
+        raise IntegrityError(
+            "the vault database's audit sync mark is damaged (modified outside memvault)",
+            hint="run `memvault audit verify`; restore the home from a backup",
+        )
+    return int(raw)
 
 
 _DAMAGED = "a record in the vault database has the wrong type (modified outside memvault)"
@@ -120,7 +115,7 @@ def _storage_error(exc: sqlite3.Error, action: str) -> StorageError | IntegrityE
     )
 
 
-class Store:
+class SqliteStore:
     """A connection to one vault's SQLite database."""
 
     def __init__(self, path: Path, *, durability: Durability = "full") -> None:
@@ -408,8 +403,11 @@ class Store:
             "SELECT (SELECT value FROM meta WHERE key = 'audit_synced'),"
             " (SELECT max(seq) FROM audit_pending)"
         )
-        synced = int(_blob(row[0])) if row is not None and row[0] is not None else 0
+        synced = _synced(row[0]) if row is not None and row[0] is not None else 0
         return synced, (_int(row[1]) if row is not None and row[1] is not None else 0)
+
+    def set_audit_synced(self, seq: int) -> None:
+        self.set_meta("audit_synced", str(seq).encode())
 
     def add_pending(self, records: list[tuple[int, bytes]]) -> None:
         try:

@@ -1,0 +1,181 @@
+"""What the vault needs of a store, and what every store promises.
+
+The layers above see only this interface. A store holds ciphertexts, keyed
+look-up tokens, random identifiers and structure (which node sits under
+which): it never sees a memory's text, a name, a user id or a key in the
+clear, and it does not need to (``docs/architecture.md``).
+
+Promises every implementation keeps:
+
+* **One transaction per command.** Everything done between entering
+  :meth:`Store.transaction` and leaving it is applied whole or not at all,
+  across crashes (SIGKILL, power loss with ``durability="full"``) and across
+  processes sharing the store. A write transaction excludes other writers
+  for its duration; a read transaction sees one consistent snapshot.
+* **Errors are the vault's.** A driver's errors never leave the store: damage
+  (a corrupted page, a value of the wrong type in a column) is
+  :class:`~memvault.errors.IntegrityError`; anything else that keeps an
+  operation from completing (locks, I/O, a full disk) is
+  :class:`~memvault.errors.StorageError`, and nothing was changed.
+* **Deleted means overwritten** where the medium allows: removed ciphertexts
+  and wrapped keys do not linger in free pages.
+* **Bounded walks.** Recursive queries over parent pointers stop at a fixed
+  depth, so a tampered pointer cannot send a query around a loop.
+"""
+
+from __future__ import annotations
+
+from contextlib import AbstractContextManager
+from typing import Literal, NamedTuple, Protocol
+
+Durability = Literal["full", "normal"]
+
+
+class NodeRow(NamedTuple):
+    """A node as stored: ``meta`` is sealed (kind, size, content id, name)."""
+
+    id: int
+    parent_id: int
+    fid: bytes
+    meta: bytes
+
+
+class SubtreeRow(NamedTuple):
+    """A node below a directory, with its depth (1: a child of the directory)."""
+
+    id: int
+    parent_id: int
+    fid: bytes
+    meta: bytes
+    depth: int
+
+
+class Store(Protocol):
+    """A vault's rows: metadata, users and their wrapped keys, the tree of each user's
+    memories, and the audit log's anchor."""
+
+    # -- transactions ------------------------------------------------------------------
+
+    def transaction(
+        self, *, write: bool, action: str = "running a command"
+    ) -> AbstractContextManager[None]:
+        """One command, applied whole or not at all; ``action`` names it in errors."""
+        ...
+
+    def savepoint(self) -> AbstractContextManager[None]:
+        """A nested step inside the current transaction, undone alone if it raises."""
+        ...
+
+    def close(self) -> None: ...
+
+    # -- schema and metadata -----------------------------------------------------------
+
+    def initialize(self) -> None:
+        """Create the schema if absent (in a write transaction); refuse a newer schema."""
+        ...
+
+    def check_structure(self) -> None:
+        """The store's own check of its pages and indexes: raises IntegrityError on damage."""
+        ...
+
+    def is_empty(self) -> bool:
+        """True if no user (and so no key and no memory) was ever stored."""
+        ...
+
+    def get_meta(self, key: str) -> bytes | None: ...
+
+    def set_meta(self, key: str, value: bytes) -> None: ...
+
+    # -- users and their keys ----------------------------------------------------------
+
+    def user_by_lookup(self, lookup: bytes) -> tuple[int, int] | None:
+        """(user id, primary key version) of the user with this keyed look-up token."""
+        ...
+
+    def user_primary_version(self, user_id: int) -> int | None:
+        """The user's current data key version; None if the user no longer exists."""
+        ...
+
+    def insert_user(self, lookup: bytes, name: bytes, primary_version: int) -> int:
+        """A new user (``name`` sealed); returns its id. The look-up token is unique."""
+        ...
+
+    def data_keys(self, user_id: int) -> list[tuple[int, bytes]]:
+        """(version, wrapped key) of every data key the user has, oldest first."""
+        ...
+
+    def insert_data_key(self, user_id: int, version: int, wrapped: bytes) -> None: ...
+
+    # -- the tree of one user's memories -----------------------------------------------
+
+    def child(self, user_id: int, parent_id: int, lookup: bytes) -> NodeRow | None:
+        """The node under ``parent_id`` (0: the user's root) with this look-up token."""
+        ...
+
+    def subtree(self, user_id: int, node_id: int) -> list[SubtreeRow]:
+        """Every node below ``node_id``, parents before children."""
+        ...
+
+    def insert_node(
+        self, user_id: int, parent_id: int, lookup: bytes, fid: bytes, meta: bytes, version: int
+    ) -> int:
+        """A new node; returns its id. (user, parent, look-up token) is unique."""
+        ...
+
+    def update_node(
+        self, node_id: int, parent_id: int, lookup: bytes, meta: bytes, version: int
+    ) -> None:
+        """Move a node (with everything below it) under a new parent and token."""
+        ...
+
+    def update_meta(self, node_id: int, meta: bytes, version: int) -> None:
+        """New sealed metadata for a node that stays where it is."""
+        ...
+
+    def content(self, node_id: int) -> bytes | None: ...
+
+    def insert_content(self, node_id: int, blob: bytes) -> None: ...
+
+    def replace_content(self, node_id: int, blob: bytes) -> None:
+        """Overwrite a file's sealed text; IntegrityError if the file has none."""
+        ...
+
+    def delete_subtree(self, user_id: int, node_id: int) -> int:
+        """Delete a node and everything below it; returns how many nodes went."""
+        ...
+
+    # -- audit keys and the audit log's anchor -----------------------------------------
+
+    def audit_key(self, user_id: int) -> bytes | None:
+        """The user's wrapped audit key."""
+        ...
+
+    def insert_audit_key(self, user_id: int, wrapped: bytes) -> None: ...
+
+    def audit_keys(self) -> list[tuple[bytes, bytes, bytes]]:
+        """(user look-up token, sealed user name, wrapped audit key) of every user."""
+        ...
+
+    def pending_records(self) -> list[tuple[int, bytes]]:
+        """The audit lines the store holds copies of, by sequence number."""
+        ...
+
+    def newest_record(self) -> tuple[int, bytes] | None:
+        """The newest audit line the store holds: the log's anchor."""
+        ...
+
+    def audit_coverage(self) -> tuple[int, int]:
+        """(seq the log file was last synced through, newest line the store holds a copy of)."""
+        ...
+
+    def set_audit_synced(self, seq: int) -> None:
+        """Record that the log file is synced through record ``seq``."""
+        ...
+
+    def add_pending(self, records: list[tuple[int, bytes]]) -> None:
+        """Keep copies of these audit lines (replacing any with the same numbers)."""
+        ...
+
+    def clear_pending(self, through: int) -> None:
+        """Forget the copies up to ``through`` (the caller then stores a newer anchor)."""
+        ...
