@@ -65,7 +65,7 @@ from bench_commands import (
 
 import memvault._vault
 from memvault import Vault
-from memvault.audit import MAC_SUFFIX_LEN, AuditLog, Event, Report, verify
+from memvault.audit import MAC_SUFFIX_LEN, AuditLog, Event, Report, examine
 
 USERS = 10  # per latency vault, 100 notes of 2 KB each
 MEASURED = user_name(5)
@@ -402,7 +402,7 @@ def run_verify(home: Path) -> tuple[Report, float]:
         anchor, pending = opened.audit.store_head(), opened.audit.pending()
         gc.collect()
         start = time.perf_counter()
-        report = verify(opened.audit.directory, opened.audit.keys, anchor=anchor, pending=pending)
+        report = examine(opened.audit.directory, opened.audit.keys, anchor=anchor, pending=pending)
         return report, time.perf_counter() - start
 
 

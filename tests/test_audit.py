@@ -29,10 +29,11 @@ from typing import Any
 import pytest
 from anthropic.lib.tools import ToolError
 
-import memvault.audit._appender as audit_module
+import memvault._fs
+import memvault.audit as audit_module
 from memvault import IntegrityError, MemoryTool, StorageError, Vault
 from memvault._crypto import Key
-from memvault.audit import FIELDS, AuditKeys, Problem, Report, line_hash, verify
+from memvault.audit import FIELDS, AuditKeys, Problem, Report, examine, line_hash
 from memvault.cli import main
 from memvault.memory import AUDIT_MESSAGE, UNAVAILABLE_MESSAGE
 
@@ -153,7 +154,7 @@ class Pristine:
 
     def check(self, segs: Segments, *, anchored: bool = True) -> Report:
         write_segments(self.directory, segs)
-        return verify(self.directory, self.keys, anchor=self.anchor if anchored else None)
+        return examine(self.directory, self.keys, anchor=self.anchor if anchored else None)
 
     def copy(self) -> Segments:
         return {n: list(lines) for n, lines in self.segs.items()}
@@ -247,7 +248,7 @@ def test_every_flipped_byte_is_named(pristine: Pristine) -> None:
             + flipped
             + b"".join(x + b"\n" for x in lines[index + 1 :])
         )
-        report = verify(pristine.directory, pristine.keys, anchor=pristine.anchor)
+        report = examine(pristine.directory, pristine.keys, anchor=pristine.anchor)
         first = report.problems[0] if report.problems else None
         assert first is not None, (k, i)
         assert first.where == f"segment {number}, line {index + 1}", (k, i, str(first))
@@ -300,7 +301,7 @@ def test_every_removed_record_is_named(pristine: Pristine) -> None:
             assert json.loads(flat[k][2])["command"] == "view"
             write_segments(pristine.directory, segs)
             earlier = (RECORDS - 1, line_hash(flat[k - 1][2]))
-            assert verify(pristine.directory, pristine.keys, anchor=earlier).intact
+            assert examine(pristine.directory, pristine.keys, anchor=earlier).intact
 
 
 def test_every_swapped_pair_is_named(pristine: Pristine) -> None:
@@ -395,7 +396,7 @@ def test_garbage_before_and_after_is_named(pristine: Pristine) -> None:
         path = pristine.directory / f"audit-{number:06d}.jsonl"
         data = path.read_bytes()
         path.write_bytes(garbage + data if leading else data + garbage)
-        report = verify(pristine.directory, pristine.keys, anchor=pristine.anchor)
+        report = examine(pristine.directory, pristine.keys, anchor=pristine.anchor)
         assert str(report.problems[0]) == expected, garbage
 
 
@@ -435,7 +436,7 @@ def test_removed_and_reordered_segments_are_named(pristine: Pristine) -> None:
     os.rename(
         pristine.directory / "audit-000002.jsonl", pristine.directory / "audit-000002.jsonl.bak"
     )
-    report = verify(pristine.directory, pristine.keys, anchor=pristine.anchor)
+    report = examine(pristine.directory, pristine.keys, anchor=pristine.anchor)
     assert str(report.problems[0]) == "before segment 3: segment 2 missing"
     (pristine.directory / "audit-000002.jsonl.bak").unlink()
 
@@ -448,7 +449,7 @@ def test_a_second_file_for_one_segment_number_is_named(pristine: Pristine) -> No
         pristine.directory / "audit-000002.jsonl", pristine.directory / "audit-0000002.jsonl"
     )
     try:
-        report = verify(pristine.directory, pristine.keys, anchor=pristine.anchor)
+        report = examine(pristine.directory, pristine.keys, anchor=pristine.anchor)
     finally:
         (pristine.directory / "audit-0000002.jsonl").unlink()
     first = report.problems[0]
@@ -644,7 +645,7 @@ def test_truncation_beyond_the_anchor_window_is_caught(
 
 def _verify_home(home: Path, **kwargs: Any) -> Report:
     with Vault._open(home, audit_problems=[]) as v:
-        return verify(
+        return examine(
             v.audit.directory,
             v.audit.keys,
             anchor=v.audit.store_head(),
@@ -960,18 +961,18 @@ def test_full_disk_refuses_when_a_new_segment_cannot_be_written(
         _assert_unchanged_after_reopen(home)
 
 
-class _SpyOs:
-    """``os`` for vault._audit, noting each short write and the size it truncated back to."""
+_REAL_FS = {"truncate": memvault._fs.truncate, "write_all": memvault._fs.write_all}
+
+
+class _SpyTruncate:
+    """``_fs.truncate``, noting each size a partly written line was cut back to."""
 
     def __init__(self) -> None:
         self.short: list[int] = []
 
-    def ftruncate(self, fd: int, size: int) -> None:
+    def __call__(self, fd: int, size: int) -> None:
         self.short.append(size)
         os.ftruncate(fd, size)
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(os, name)
 
 
 def test_full_disk_refuses_after_a_short_write(
@@ -994,11 +995,11 @@ def test_full_disk_refuses_after_a_short_write(
             filler = _fill(directory)
             before = segment.read_bytes()
             store_before = _store_dump(home)
-            spy = _SpyOs()
-            monkeypatch.setattr(audit_module, "os", spy)
+            spy = _SpyTruncate()
+            monkeypatch.setattr(memvault._fs, "truncate", spy)
             with caplog.at_level(logging.ERROR, logger="memvault"):
                 _refused(tool, NEW)
-            monkeypatch.setattr(audit_module, "os", os)
+            monkeypatch.setattr(memvault._fs, "truncate", _REAL_FS["truncate"])
             assert spy.short == [len(before)]  # the kernel took part of the line, then no more
             assert segment.read_bytes() == before  # and that part was cut off again
             assert "(the disk is full)" in caplog.text
@@ -1068,19 +1069,16 @@ def test_read_only_log_refuses_commands(
     _assert_unchanged_after_reopen(home)
 
 
-class _FailingOs:
-    """``os`` for vault._audit, with a write that fails as a broken disk does."""
+class _FailingWrite:
+    """``_fs.write_all``, failing as a broken disk does."""
 
     def __init__(self, err: int) -> None:
         self.err = err
         self.calls = 0
 
-    def write(self, fd: int, data: bytes) -> int:
+    def __call__(self, fd: int, data: bytes) -> None:
         self.calls += 1
         raise OSError(self.err, os.strerror(self.err))
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(os, name)
 
 
 COMMANDS: dict[str, dict[str, Any]] = {
@@ -1109,11 +1107,11 @@ def test_injected_write_error_refuses_every_command(
         tool = v.memory_tool("alice")
         tool.call(SEED)
         store_before, log_before = _store_dump(home), snapshot(home / "audit")
-        failing = _FailingOs(errno.EIO)
-        monkeypatch.setattr(audit_module, "os", failing)
+        failing = _FailingWrite(errno.EIO)
+        monkeypatch.setattr(memvault._fs, "write_all", failing)
         with caplog.at_level(logging.ERROR, logger="memvault"):
             _refused(tool, COMMANDS[name])
-        monkeypatch.setattr(audit_module, "os", os)
+        monkeypatch.setattr(memvault._fs, "write_all", _REAL_FS["write_all"])
         assert failing.calls == 1
         assert _store_dump(home) == store_before
         assert snapshot(home / "audit") == log_before
@@ -1140,10 +1138,10 @@ def test_injected_errors_of_every_kind_refuse_a_write(
         tool = v.memory_tool("alice")
         tool.call(SEED)
         store_before = _store_dump(home)
-        monkeypatch.setattr(audit_module, "os", _FailingOs(err))
+        monkeypatch.setattr(memvault._fs, "write_all", _FailingWrite(err))
         _refused(tool, NEW)
         _refused(tool, EDIT)
-        monkeypatch.setattr(audit_module, "os", os)
+        monkeypatch.setattr(memvault._fs, "write_all", _REAL_FS["write_all"])
         assert _store_dump(home) == store_before
     _assert_unchanged_after_reopen(home)
 
@@ -1271,9 +1269,9 @@ def test_no_secret_reaches_the_log_or_the_operator_log(
                 outcomes.add("error")
         assert outcomes == {"ok", "error"}
         # Failures the operator log reports, with secrets in the commands that met them.
-        monkeypatch.setattr(audit_module, "os", _FailingOs(errno.EIO))
+        monkeypatch.setattr(memvault._fs, "write_all", _FailingWrite(errno.EIO))
         _refused(tool, {"command": "create", "path": f"/memories/{EMAIL}.md", "file_text": AWS})
-        monkeypatch.setattr(audit_module, "os", os)
+        monkeypatch.setattr(memvault._fs, "write_all", _REAL_FS["write_all"])
         store = v._store
         real = store._db
         store._db = _FailingCommit(real)

@@ -25,7 +25,7 @@ import pytest
 from anthropic.lib.tools import ToolError
 
 from memvault import Vault
-from memvault.audit import FIELDS, verify
+from memvault.audit import FIELDS, examine
 from memvault.cli import main
 from tests.forking import ForkingHelper
 
@@ -269,7 +269,7 @@ def test_sigkill_at_random_points_leaves_a_verifiable_log(
 
         before = {p.name: p.read_bytes() for p in (home / "audit").glob("audit-*.jsonl")}
         with Vault._open(home, audit_problems=[]) as ro:
-            report = verify(
+            report = examine(
                 ro.audit.directory,
                 ro.audit.keys,
                 anchor=ro.audit.store_head(),
@@ -353,7 +353,9 @@ def test_killed_between_append_and_commit_is_marked_not_applied(
         True,
     )
     with Vault._open(home, audit_problems=[]) as ro:
-        report = verify(ro.audit.directory, ro.audit.keys, anchor=ro.audit.store_head(), pending=[])
+        report = examine(
+            ro.audit.directory, ro.audit.keys, anchor=ro.audit.store_head(), pending=[]
+        )
         assert ro.audit.store_head()[0] < seq
     assert report.intact, report.problems
     assert report.notes == [

@@ -11,8 +11,14 @@ from pathlib import Path
 import pytest
 
 from memvault import IntegrityError, Vault, _crypto
-from memvault.audit import ForwardState, line_hash, read_forward_key, segments
-from memvault.audit import _appender as audit_module
+from memvault.audit import (
+    MAC_SUFFIX_LEN,
+    SEGMENT_ENV,
+    ForwardState,
+    line_hash,
+    read_forward_key,
+    segments,
+)
 from memvault.cli import main
 
 
@@ -24,7 +30,7 @@ def cli(argv: list[str]) -> tuple[int, str, str]:
 
 @pytest.fixture
 def small_segments(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv(audit_module.SEGMENT_ENV, "2000")
+    monkeypatch.setenv(SEGMENT_ENV, "2000")
 
 
 _COUNT = itertools.count()
@@ -104,14 +110,14 @@ def test_a_rewrite_with_the_machines_keys_is_caught_with_the_first_key(
     # The attack: change a record in an earlier forward-secure segment and MAC it, and
     # everything after it, with the only forward key the machine still has.
     original = lines[target][0]
-    forged_body = original[: -audit_module.MAC_SUFFIX_LEN].replace(b'"outcome":"ok"', b'"x":"y"')
-    assert forged_body != original[: -audit_module.MAC_SUFFIX_LEN]
+    forged_body = original[:-MAC_SUFFIX_LEN].replace(b'"outcome":"ok"', b'"x":"y"')
+    assert forged_body != original[:-MAC_SUFFIX_LEN]
     prev = None
     for number, _ in files:
         if number < target:
             continue
         for index, line in enumerate(lines[number]):
-            body = line[: -audit_module.MAC_SUFFIX_LEN]
+            body = line[:-MAC_SUFFIX_LEN]
             if number == target and index == 0:
                 body = forged_body
             if prev is not None:
@@ -139,7 +145,7 @@ def test_a_crash_before_the_key_file_moved_on_is_carried_forward(
     key_file = tmp_path / "forward.json"
     _enable(home, key_file)
     _commands(home, 4)
-    key_path = home / "audit" / audit_module.FORWARD_NAME
+    key_path = home / "audit" / ".fskey"
     behind = key_path.read_bytes()
     before = _here(home).segment
     _commands(home, 6)
@@ -202,7 +208,7 @@ def test_a_damaged_key_file_refuses_the_open(home: Path, tmp_path: Path) -> None
     """The key file on the machine is sealed: damage is refused with a clear error."""
     _commands(home, 1)
     _enable(home, tmp_path / "forward.json")
-    key_path = home / "audit" / audit_module.FORWARD_NAME
+    key_path = home / "audit" / ".fskey"
     data = bytearray(key_path.read_bytes())
     data[-1] ^= 1
     key_path.write_bytes(bytes(data))

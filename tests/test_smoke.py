@@ -20,6 +20,7 @@ def test_exported_names_are_pinned() -> None:
         "CommandError",
         "ConfigurationError",
         "IntegrityError",
+        "LogDamagedError",
         "MasterKeyError",
         "MemoryTool",
         "PathError",

@@ -76,9 +76,8 @@ class Key:
             return NotImplemented
         return _hmac.compare_digest(self.__raw, other.__raw)
 
-    def __hash__(self) -> int:
-        return id(self)
-
+    # Defining __eq__ without __hash__ makes keys unhashable: a hash that agreed with
+    # __eq__ would be a function of the key bytes, and keys never go into sets or dicts.
 
 def new_key() -> Key:
     """A fresh random 256-bit key."""
@@ -209,10 +208,10 @@ class Signer:
         return self._key.sign(data)
 
 
-def signature_valid(public_key: bytes, signature: bytes, data: bytes) -> bool:
-    """Whether ``signature`` is a valid Ed25519 signature of ``data`` under ``public_key``."""
+def verify_signature(public_key: bytes, signature: bytes, data: bytes) -> None:
+    """Check an Ed25519 signature of ``data``; raises IntegrityError if it is not valid
+    under ``public_key`` (or the key is malformed)."""
     try:
         Ed25519PublicKey.from_public_bytes(public_key).verify(signature, data)
     except (InvalidSignature, ValueError):
-        return False
-    return True
+        raise IntegrityError("the signature does not match") from None

@@ -96,6 +96,33 @@ def write_all(fd: int, data: bytes) -> None:
         view = view[written:]
 
 
+def write_all_at(fd: int, data: bytes, offset: int) -> None:
+    """Write every byte of ``data`` at ``offset`` (``pwrite``), retrying short writes."""
+    view = memoryview(data)
+    while view:
+        written = os.pwrite(fd, view, offset)
+        if written <= 0:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        view, offset = view[written:], offset + written
+
+
+def truncate(fd: int, size: int) -> None:
+    """Cut the file ``fd`` back to ``size`` bytes."""
+    os.ftruncate(fd, size)
+
+
+def append(fd: int, data: bytes, size: int) -> None:
+    """Append ``data`` to ``fd`` (opened ``O_APPEND``), whose length is ``size``: all of
+    it, or nothing. If the write fails part-way, the part that reached the file is cut
+    off again before the error is raised, so the file never ends in half a line."""
+    try:
+        write_all(fd, data)
+    except OSError:
+        with suppress(OSError):
+            truncate(fd, size)
+        raise
+
+
 @contextmanager
 def new_file(path: Path, *, mode: int = 0o600, replace: bool = False) -> Iterator[Writer]:
     """Write a file that appears whole or not at all; yields a function that writes bytes.
@@ -104,11 +131,17 @@ def new_file(path: Path, *, mode: int = 0o600, replace: bool = False) -> Iterato
     and then moved into place: linked (never over an existing file) or, with
     ``replace``, renamed over it. On any failure the temporary file is removed
     and nothing is left. Raises :class:`UsageError` if ``path`` exists (and
-    ``replace`` is off), :class:`StorageError` if it cannot be written.
+    ``replace`` is off) or its directory does not, :class:`StorageError` if it
+    cannot be written.
     """
     directory = path.parent
     try:
         fd, temp = _open_temp(directory, path.name, mode, named=replace)
+    except (FileNotFoundError, NotADirectoryError):
+        raise UsageError(
+            f"cannot write {path}: the directory {directory} does not exist",
+            hint="create it first, or choose another place",
+        ) from None
     except OSError as exc:
         raise _write_error(path, exc) from None
     try:
@@ -171,7 +204,7 @@ def _publish(fd: int, temp: Path | None, path: Path, *, replace: bool) -> None:
         assert temp is not None
         os.replace(temp, path)
     elif temp is not None:
-        os.link(temp, path)  # fails if the target exists: no check-then-write race
+        _link_named(temp, path)
     else:
         try:
             os.link(f"/proc/self/fd/{fd}", path, follow_symlinks=True)
@@ -181,6 +214,18 @@ def _publish(fd: int, temp: Path | None, path: Path, *, replace: bool) -> None:
             # Some kernels and sandboxes refuse to link an unnamed file in: copy it to a
             # named one (which a crash may leave behind; the next writer removes it).
             _link_copy(fd, path)
+
+
+def _link_named(temp: Path, path: Path) -> None:
+    try:
+        os.link(temp, path)  # fails if the target exists: no check-then-write race
+    except OSError as exc:
+        if exc.errno not in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EMLINK):
+            raise
+        # A file system without hard links: a check just before is the best there is.
+        if os.path.lexists(path):
+            raise FileExistsError(errno.EEXIST, os.strerror(errno.EEXIST), str(path)) from None
+        os.replace(temp, path)
 
 
 def _link_copy(fd: int, path: Path) -> None:
@@ -194,7 +239,7 @@ def _link_copy(fd: int, path: Path) -> None:
             write_all(copy, chunk)
             offset += len(chunk)
         os.fsync(copy)
-        os.link(temp, path)
+        _link_named(temp, path)
     finally:
         os.close(copy)
         with suppress(OSError):

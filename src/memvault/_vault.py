@@ -10,7 +10,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
-from . import _crypto, keys
+from . import _crypto, _fs, keys
 from ._log import log as _log
 from ._text import REFUSED_CATEGORIES
 from .audit import AuditKeys, AuditLog, Event, UserAuditKey
@@ -128,7 +128,7 @@ class Vault:
         screen = Screen(loaded.redactor)
         home_path = Path(home).expanduser().absolute()
         try:
-            home_path.mkdir(mode=0o700, parents=True, exist_ok=True)
+            _fs.make_private_dirs(home_path)
         except OSError as exc:
             raise ConfigurationError(
                 f"cannot create the vault home {home_path}: {exc.strerror}"

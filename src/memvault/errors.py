@@ -7,6 +7,7 @@
      │    ├── MasterKeyError        the master key is missing, malformed or not this vault's
      │    └── PolicyError           a redaction policy file is invalid (file:line: problem)
      ├── IntegrityError             stored bytes failed authentication: tampering or corruption
+     │    └── LogDamagedError       the audit log failed verification (``report`` lists where)
      ├── StorageError               the store could not complete an operation (I/O, locks)
      │    └── AuditError            the audit log could not take a record: the command is refused
      ├── RedactionError             the redaction filter failed, so the input was refused
@@ -29,6 +30,7 @@ __all__ = [
     "CommandError",
     "ConfigurationError",
     "IntegrityError",
+    "LogDamagedError",
     "MasterKeyError",
     "PathError",
     "PolicyError",
@@ -69,6 +71,14 @@ class PolicyError(ConfigurationError):
 
 class IntegrityError(VaultError):
     """Stored bytes failed authentication: they were modified, moved or corrupted."""
+
+
+class LogDamagedError(IntegrityError):
+    """The audit log failed verification; ``report`` names every damaged place."""
+
+    def __init__(self, message: str, *, report: object, hint: str | None = None) -> None:
+        super().__init__(message, hint=hint)
+        self.report = report
 
 
 class StorageError(VaultError):

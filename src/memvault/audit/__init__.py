@@ -5,23 +5,29 @@ The layer's public names; everything else in the package is private. See
 for how a record is made durable together with the change it describes.
 """
 
-from ._appender import ANCHOR_EVERY, AuditLog
+from ._anchor import ANCHOR_EVERY
+from ._appender import AuditLog
+from ._checkpoint import make_checkpoint, read_checkpoint
 from ._export import EXPORT_FORMATS, export, to_ecs, to_ocsf
+from ._files import DIR_NAME, MIN_SEGMENT_BYTES, SEGMENT_ENV
 from ._keys import AuditKeys, ForwardState, UserAuditKey, forward_key_text, read_forward_key
 from ._record import FIELDS, MAC_SUFFIX_LEN, MEMORY_COMMANDS, OUTCOMES, Event
 from ._render import count, show, stats
-from ._review import SEALED, Filters, Scan, Source, clean_text, parse_filters
+from ._review import SEALED, Filters, Scan, Source, parse_filters
 from ._segments import line_hash, segments
-from ._verify import Problem, Report, make_checkpoint, read_checkpoint, verify
+from ._verify import Problem, Report, examine, verify
 
 __all__ = [
     "ANCHOR_EVERY",
+    "DIR_NAME",
     "EXPORT_FORMATS",
     "FIELDS",
     "MAC_SUFFIX_LEN",
     "MEMORY_COMMANDS",
+    "MIN_SEGMENT_BYTES",
     "OUTCOMES",
     "SEALED",
+    "SEGMENT_ENV",
     "AuditKeys",
     "AuditLog",
     "Event",
@@ -32,8 +38,8 @@ __all__ = [
     "Scan",
     "Source",
     "UserAuditKey",
-    "clean_text",
     "count",
+    "examine",
     "export",
     "forward_key_text",
     "line_hash",

@@ -6,21 +6,20 @@ sensitive as the data itself."""
 
 from __future__ import annotations
 
-import contextlib
-import errno
 import functools
 import os
-import tempfile
 from collections.abc import Callable
 from datetime import UTC, datetime
 from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from .. import _fs
+from .._text import clean_text
 from ..errors import UsageError
 from ._record import OUTCOMES
 from ._render import dumps
-from ._review import Entry, Filters, Scan, Source, clean_text
+from ._review import Entry, Filters, Scan, Source
 
 EXPORT_FORMATS = ("ecs", "ocsf", "jsonl")
 ECS_VERSION = "8.11.0"
@@ -41,8 +40,8 @@ def export(
     """Write the filtered records to ``out_path`` as JSON Lines in ``fmt`` (``ecs``,
     ``ocsf`` or ``jsonl``, the form of ``show --json``); returns how many.
 
-    The file is written whole or not at all (a temporary file in the same
-    directory, synced, then renamed), with mode 0600: it holds opened paths and
+    The file is written whole or not at all (:func:`memvault._fs.new_file`),
+    with mode 0600: it holds opened paths and
     user names, which stay readable there after an erasure. An existing file is
     kept unless ``overwrite``; a file inside the vault's home is always refused.
     """
@@ -57,34 +56,20 @@ def export(
         )
     target = Path(out_path).absolute()
     _check_target(vault, target, overwrite)
-    try:
-        fd, temp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    except OSError as exc:
-        raise UsageError(
-            f"cannot write {target}: {exc.strerror}",
-            hint="check that the directory exists and that you may write to it",
-        ) from None
     written = 0
-    try:
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                for entry in Scan(vault, filters):
-                    handle.write(dumps(convert(entry, vault.vault_id)) + "\n")
-                    written += 1
-                handle.flush()
-                os.fsync(handle.fileno())
-        except OSError as exc:
-            raise UsageError(
-                f"cannot write {target}: {exc.strerror}",
-                hint="check free space on its file system; nothing was written",
-            ) from None
-        _publish(Path(temp), target, overwrite)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temp)
-        raise
-    _sync_directory(target.parent)
+    with _fs.new_file(target, mode=0o600, replace=overwrite) as write:
+        batch: list[str] = []
+        for entry in Scan(vault, filters):
+            batch.append(dumps(convert(entry, vault.vault_id)) + "\n")
+            written += 1
+            if len(batch) >= _BATCH:
+                write("".join(batch).encode())
+                batch = []
+        write("".join(batch).encode())
     return written
+
+
+_BATCH = 512  # records per write
 
 
 def _check_target(vault: Source, target: Path, overwrite: bool) -> None:
@@ -101,49 +86,6 @@ def _check_target(vault: Source, target: Path, overwrite: bool) -> None:
             f"{target} already exists; it was left as it is",
             hint="choose a new file name, or pass --overwrite",
         )
-
-
-def _publish(temp: Path, target: Path, overwrite: bool) -> None:
-    """Move the finished file into place; without ``overwrite`` never over another
-    file, even one that appeared while the export was written."""
-    try:
-        if overwrite:
-            os.replace(temp, target)
-            return
-        try:
-            os.link(temp, target)  # fails if the target exists: no check-then-write race
-        except FileExistsError:
-            raise UsageError(
-                f"{target} already exists; it was left as it is",
-                hint="choose a new file name, or pass --overwrite",
-            ) from None
-        except OSError as exc:
-            if exc.errno not in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EMLINK):
-                raise
-            # A file system without hard links: the check just made is the best there is.
-            if os.path.lexists(target):
-                raise UsageError(f"{target} already exists; it was left as it is") from None
-            os.replace(temp, target)
-            return
-        os.unlink(temp)
-    except OSError as exc:
-        raise UsageError(
-            f"cannot write {target}: {exc.strerror}",
-            hint="check the directory's permissions and free space",
-        ) from None
-
-
-def _sync_directory(directory: Path) -> None:
-    try:
-        fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass  # the file is in place; only its durability across a power loss is less sure
-    finally:
-        os.close(fd)
 
 
 # -- mappings to common schemas --------------------------------------------------------

@@ -13,7 +13,8 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from ._review import SEALED, Entry, Filters, Scan, Source, clean_text
+from .._text import clean_text
+from ._review import SEALED, Entry, Filters, Scan, Source
 
 MAX_TABLE_ROWS = 2_000  # a terminal table of the newest records; JSON streams any number
 

@@ -35,7 +35,6 @@ from __future__ import annotations
 import fnmatch
 import json as _json
 import re
-import unicodedata
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -44,11 +43,12 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import re2
 
-from ..errors import IntegrityError, StorageError, UsageError
+from .._text import clean_text
+from ..errors import IntegrityError, UsageError
 from ._keys import UserAuditKey
 from ._record import MEMORY_COMMANDS as COMMANDS
 from ._record import OUTCOMES
-from ._segments import segments
+from ._segments import read_error, segments
 
 if TYPE_CHECKING:
     from ._appender import AuditLog
@@ -306,28 +306,10 @@ class Scan:
         """Each line of each segment (None for one too long to be a record)."""
         found = segments(self._directory)
         for index, (_, path) in enumerate(found):
-            last = index == len(found) - 1
             try:
-                handle = open(path, "rb")  # noqa: SIM115 - closed below; lines are yielded
+                yield from _segment_lines(path, last=index == len(found) - 1)
             except OSError as exc:
-                raise StorageError(
-                    f"cannot read the audit log segment {path.name}: {exc.strerror}",
-                    hint="check the permissions of <home>/audit",
-                ) from None
-            with handle:
-                while line := handle.readline(MAX_LINE):
-                    if not line.endswith(b"\n"):
-                        if len(line) < MAX_LINE:
-                            if not last:
-                                yield line  # a torn line inside the log: not a record
-                            # At the end of the newest segment, an append in progress (or a
-                            # torn one, which the next append cuts off): not a record yet.
-                            break
-                        while (rest := handle.readline(MAX_LINE)) and not rest.endswith(b"\n"):
-                            pass
-                        yield None
-                        continue
-                    yield line
+                raise read_error(path, exc) from None
 
     def _keeps(self, record: dict[str, Any]) -> bool:
         f = self.filters
@@ -416,22 +398,19 @@ def _findings(value: object) -> dict[str, int] | None:
     return out or None
 
 
-def clean_text(text: str) -> str:
-    """Text from the log, safe to print: control, format and separator characters
-    (escape sequences, bidi overrides, newlines) are shown as escapes, never acted on."""
-    if text.isprintable():
-        return text
-    return "".join(_escape(ch) for ch in text)
-
-
-def _escape(ch: str) -> str:
-    if ch == " " or not unicodedata.category(ch).startswith(("C", "Z")):
-        return ch
-    code = ord(ch)
-    return (
-        f"\\x{code:02x}"
-        if code < 0x100
-        else f"\\u{code:04x}"
-        if code < 0x10000
-        else f"\\U{code:08x}"
-    )
+def _segment_lines(path: Path, *, last: bool) -> Iterator[bytes | None]:
+    """The lines of one segment; a line too long to be a record is None."""
+    with open(path, "rb") as handle:
+        while line := handle.readline(MAX_LINE):
+            if not line.endswith(b"\n"):
+                if len(line) < MAX_LINE:
+                    if not last:
+                        yield line  # a torn line inside the log: not a record
+                    # At the end of the newest segment, an append in progress (or a
+                    # torn one, which the next append cuts off): not a record yet.
+                    break
+                while (rest := handle.readline(MAX_LINE)) and not rest.endswith(b"\n"):
+                    pass
+                yield None
+                continue
+            yield line

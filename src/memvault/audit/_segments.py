@@ -12,6 +12,9 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
+from .. import _fs
+from ..errors import StorageError
+
 SCHEMA_VERSION = 1
 SEGMENT_NAME = re.compile(r"audit-(\d{6,9})\.jsonl")
 
@@ -75,15 +78,18 @@ def segments(directory: Path) -> list[tuple[int, Path]]:
 
 
 def last_record(path: Path) -> tuple[int, str] | None:
-    """(seq, hash) of a segment's last record, or None."""
+    """(seq, hash) of a segment's last record; None if there is no such segment or no
+    record at its end. StorageError if the segment exists but cannot be read."""
     try:
         with open(path, "rb") as handle:
             handle.seek(0, os.SEEK_END)
             size = handle.tell()
             handle.seek(max(0, size - 65536))
             data = handle.read()
-    except OSError:
+    except FileNotFoundError:
         return None
+    except OSError as exc:
+        raise read_error(path, exc) from None
     lines = [line for line in data.split(b"\n") if line]
     if not lines:
         return None
@@ -130,13 +136,15 @@ def _backwards(directory: Path) -> Iterator[bytes]:
                         if line:
                             yield line
                     end = start
-        except OSError:
-            return
+        except FileNotFoundError:
+            continue  # removed meanwhile: the chain checks say what that means
+        except OSError as exc:
+            raise read_error(path, exc) from None
 
 
-def fsync_dir(directory: Path) -> None:
-    fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+def read_error(path: Path, exc: OSError) -> StorageError:
+    """A segment that exists but cannot be read: an access problem, not evidence of tampering."""
+    return StorageError(
+        f"cannot read the audit log segment {path.name}: {_fs.reason(exc)}",
+        hint="check the permissions of <home>/audit",
+    )

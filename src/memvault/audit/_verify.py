@@ -26,13 +26,12 @@ import hmac
 import json
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from .. import _crypto
-from ..errors import UsageError
-from ._appender import ANCHOR_EVERY
+from ..errors import LogDamagedError
+from ._anchor import ANCHOR_EVERY
 from ._keys import AuditKeys, ForwardState
 from ._record import MAC_SUFFIX_LEN
 from ._segments import (
@@ -40,6 +39,7 @@ from ._segments import (
     genesis,
     line_hash,
     not_applied_ref,
+    read_error,
     segments,
     seq_of,
 )
@@ -101,6 +101,49 @@ def _lines(path: Path) -> Iterator[tuple[int, bytes, bool]]:
                 yield number, raw, False
 
 
+def examine(
+    directory: Path,
+    keys: AuditKeys,
+    *,
+    anchor: tuple[int, str] | None = None,
+    pending: list[int] | None = None,
+    checkpoint: dict[str, Any] | None = None,
+    forward: ForwardState | None = None,
+    forward_here: ForwardState | None = None,
+) -> Report:
+    """Check the whole log and report every problem found (never raises for damage:
+    :func:`verify` does). ``anchor`` is the store's (seq, hash), ``pending`` the
+    sequence numbers of the lines the store keeps copies of, ``checkpoint`` a
+    parsed checkpoint to prove the log extends.
+
+    With forward security on, segments from ``first`` on are MACed with keys of
+    their own: ``forward`` (the first key, from the operator's file) checks them
+    all; without it ``forward_here`` (the key file on this machine) checks only
+    the current segment, and the earlier ones are checked for their chain alone.
+    Raises StorageError if a segment cannot be read.
+    """
+    walk = _Walk(keys, anchor, checkpoint, _SegmentMacs(keys, forward, forward_here))
+    files = segments(directory)
+    if not files:
+        if walk.anchor_seq:
+            walk.report.add(
+                Problem(
+                    "the log as a whole",
+                    f"no segment files in {directory}, but the store recorded record "
+                    f"{walk.anchor_seq}",
+                )
+            )
+        return walk.report
+    for number, path in files:
+        try:
+            walk.segment(number, path)
+        except OSError as exc:
+            # Not evidence of tampering: the operator must fix access and verify again.
+            raise read_error(path, exc) from None
+    walk.finish(pending or [])
+    return walk.report
+
+
 def verify(
     directory: Path,
     keys: AuditKeys,
@@ -111,37 +154,53 @@ def verify(
     forward: ForwardState | None = None,
     forward_here: ForwardState | None = None,
 ) -> Report:
-    """Check the whole log; ``anchor`` is the store's (seq, hash), ``pending`` the
-    sequence numbers of the lines the store keeps copies of, ``checkpoint`` a
-    parsed checkpoint to prove the log extends.
+    """:func:`examine`, then raise :class:`~memvault.errors.LogDamagedError` (carrying
+    the report) unless the log is intact: a damaged log is never taken for an intact one
+    by a caller that forgot to look. Returns the report of an intact log."""
+    report = examine(
+        directory,
+        keys,
+        anchor=anchor,
+        pending=pending,
+        checkpoint=checkpoint,
+        forward=forward,
+        forward_here=forward_here,
+    )
+    if not report.intact:
+        raise LogDamagedError(
+            f"the audit log failed verification: {report.problems[0]}",
+            report=report,
+            hint="keep this home as evidence; compare with a backup and the last checkpoint",
+        )
+    return report
 
-    With forward security on, segments from ``first`` on are MACed with keys of
-    their own: ``forward`` (the first key, from the operator's file) checks them
-    all; without it ``forward_here`` (the key file on this machine) checks only
-    the current segment, and the earlier ones are checked for their chain alone.
-    """
-    report = Report()
-    macs = _SegmentMacs(keys, forward, forward_here)
-    state = _State(1, genesis(keys.vault_id))
-    anchor_seq = anchor[0] if anchor and anchor[0] > 0 else 0
-    report.anchor = anchor_seq or None
-    anchor_seen = anchor_seq == 0
-    cp_seq = int(checkpoint["size"]) if checkpoint else 0
-    cp_seen = checkpoint is None or cp_seq == 0
-    files = segments(directory)
-    if not files:
-        if anchor_seq:
-            report.add(
-                Problem(
-                    "the log as a whole",
-                    f"no segment files in {directory}, but the store recorded record {anchor_seq}",
-                )
-            )
-        return report
-    expected_number = 1
-    for number, path in files:
+
+class _Walk:
+    """One pass over the log, front to back: what it expects next, and what it found."""
+
+    def __init__(
+        self,
+        keys: AuditKeys,
+        anchor: tuple[int, str] | None,
+        checkpoint: dict[str, Any] | None,
+        macs: _SegmentMacs,
+    ) -> None:
+        self.report = Report()
+        self.macs = macs
+        self.state = _State(1, genesis(keys.vault_id))
+        self.anchor = anchor
+        self.anchor_seq = anchor[0] if anchor and anchor[0] > 0 else 0
+        self.report.anchor = self.anchor_seq or None
+        self.anchor_seen = self.anchor_seq == 0
+        self.checkpoint = checkpoint
+        self.cp_seq = int(checkpoint["size"]) if checkpoint else 0
+        self.cp_seen = checkpoint is None or self.cp_seq == 0
+        self.expected_number = 1
+
+    def segment(self, number: int, path: Path) -> None:
+        report = self.report
         report.segments += 1
-        if number < expected_number:
+        if number < self.expected_number:
             report.add(
                 Problem(
                     f"segment {number}",
@@ -149,105 +208,116 @@ def verify(
                     "memvault's",
                 )
             )
-            continue
-        if number != expected_number:
+            return
+        if number != self.expected_number:
             missing = (
-                f"segment {expected_number}"
-                if number == expected_number + 1
-                else f"segments {expected_number} to {number - 1}"
+                f"segment {self.expected_number}"
+                if number == self.expected_number + 1
+                else f"segments {self.expected_number} to {number - 1}"
             )
             report.add(Problem(f"before segment {number}", f"{missing} missing"))
-        expected_number = number + 1
-        try:
-            for line_no, line, complete in _lines(path):
-                where = f"segment {number}, line {line_no}"
-                if not complete:
-                    report.add(
-                        Problem(where, "an incomplete last line (a torn write, or bytes appended)")
+        self.expected_number = number + 1
+        for line_no, line, complete in _lines(path):
+            where = f"segment {number}, line {line_no}"
+            if not complete:
+                report.add(
+                    Problem(where, "an incomplete last line (a torn write, or bytes appended)")
+                )
+                continue
+            seq = _check_line(line, where, self.macs.for_segment(number), self.state, report)
+            if seq is not None:
+                self._record(seq, line, where)
+
+    def _record(self, seq: int, line: bytes, where: str) -> None:
+        """Cross-check an authenticated record with the anchor and the checkpoint."""
+        report, state = self.report, self.state
+        if seq == self.anchor_seq:
+            self.anchor_seen = True
+            if self.anchor is not None and line_hash(line) != self.anchor[1]:
+                report.add(
+                    Problem(
+                        f"{where} (record {seq})",
+                        "is not the record the store anchored: the log was rewritten, "
+                        "or the store was restored from another copy",
+                        seq,
                     )
-                    continue
-                seq = _check_line(line, where, macs.for_segment(number), state, report)
-                if seq is None:
-                    continue
-                if seq == anchor_seq:
-                    anchor_seen = True
-                    if anchor is not None and line_hash(line) != anchor[1]:
-                        report.add(
-                            Problem(
-                                f"{where} (record {seq})",
-                                "is not the record the store anchored: the log was rewritten, "
-                                "or the store was restored from another copy",
-                                seq,
-                            )
-                        )
-                if checkpoint is not None and seq == cp_seq:
-                    cp_seen = True
-                    if line_hash(line) != checkpoint["head"]:
-                        report.add(
-                            Problem(
-                                f"{where} (record {seq})",
-                                "differs from the record the checkpoint signed: the log was "
-                                "rewritten after the checkpoint",
-                                seq,
-                            )
-                        )
-                if seq > anchor_seq and b'"txn":true' in line:
-                    state.pending_txn[seq] = _describe(line)
-                ref = not_applied_ref(line)
-                if ref is not None:
-                    state.pending_txn.pop(ref, None)
-                    report.notes.append(
-                        f"record {ref} was not applied ({_error(line)}); record {seq} says so"
+                )
+        if self.checkpoint is not None and seq == self.cp_seq:
+            self.cp_seen = True
+            if line_hash(line) != self.checkpoint["head"]:
+                report.add(
+                    Problem(
+                        f"{where} (record {seq})",
+                        "differs from the record the checkpoint signed: the log was "
+                        "rewritten after the checkpoint",
+                        seq,
                     )
-        except OSError as exc:
-            report.add(Problem(f"segment {number}", f"cannot be read ({exc.strerror})"))
-    if macs.unchecked:
-        report.notes.append(
-            f"segments {macs.unchecked[0]} to {macs.unchecked[-1]} are forward-secure: their "
-            "chain was checked, their MACs need the first forward-secure key "
-            "(--forward-key FILE)"
-            if len(macs.unchecked) > 1
-            else f"segment {macs.unchecked[0]} is forward-secure: its chain was checked, its "
-            "MACs need the first forward-secure key (--forward-key FILE)"
-        )
-    held = [seq for seq in pending or () if seq > report.last_seq]
-    if held:
-        report.add(
-            Problem(
-                "the end of the log",
-                f"records {held[0]} to {held[-1]} are missing from the log, but the store holds "
-                "copies of them (a crash lost them, or they were removed); opening the vault "
-                "restores them",
-                held[0],
+                )
+        if seq > self.anchor_seq and b'"txn":true' in line:
+            state.pending_txn[seq] = _describe(line)
+        ref = not_applied_ref(line)
+        if ref is not None:
+            state.pending_txn.pop(ref, None)
+            report.notes.append(
+                f"record {ref} was not applied ({_error(line)}); record {seq} says so"
             )
-        )
-        anchor_seen = True
-    if anchor_seq and not anchor_seen:
-        if report.last_seq < anchor_seq:
+
+    def finish(self, pending: list[int]) -> None:
+        """What only the whole log shows: its end against the anchor and the checkpoint."""
+        report = self.report
+        unchecked = self.macs.unchecked
+        if unchecked:
+            report.notes.append(
+                f"segments {unchecked[0]} to {unchecked[-1]} are forward-secure: their "
+                "chain was checked, their MACs need the first forward-secure key "
+                "(--forward-key FILE)"
+                if len(unchecked) > 1
+                else f"segment {unchecked[0]} is forward-secure: its chain was checked, its "
+                "MACs need the first forward-secure key (--forward-key FILE)"
+            )
+        held = [seq for seq in pending if seq > report.last_seq]
+        if held:
             report.add(
                 Problem(
                     "the end of the log",
-                    f"the log ends at record {report.last_seq}, but the store anchored record "
-                    f"{anchor_seq}: the newest records were removed",
+                    f"records {held[0]} to {held[-1]} are missing from the log, but the store "
+                    "holds copies of them (a crash lost them, or they were removed); opening "
+                    "the vault restores them",
+                    held[0],
                 )
             )
-        else:
-            report.add(Problem("the log as a whole", f"record {anchor_seq} is missing"))
-    if checkpoint is not None and not cp_seen:
-        report.add(
-            Problem(
-                "the end of the log",
-                f"the log ends at record {report.last_seq}, but the checkpoint signed "
-                f"{cp_seq} records: the log was cut back after the checkpoint",
+            self.anchor_seen = True
+        self._check_ends()
+        _check_lag(report, self.state, self.anchor_seq)
+
+    def _check_ends(self) -> None:
+        report, anchor_seq, cp_seq = self.report, self.anchor_seq, self.cp_seq
+        if anchor_seq and not self.anchor_seen:
+            if report.last_seq < anchor_seq:
+                report.add(
+                    Problem(
+                        "the end of the log",
+                        f"the log ends at record {report.last_seq}, but the store anchored "
+                        f"record {anchor_seq}: the newest records were removed",
+                    )
+                )
+            else:
+                report.add(Problem("the log as a whole", f"record {anchor_seq} is missing"))
+        if self.checkpoint is None:
+            return
+        if not self.cp_seen:
+            report.add(
+                Problem(
+                    "the end of the log",
+                    f"the log ends at record {report.last_seq}, but the checkpoint signed "
+                    f"{cp_seq} records: the log was cut back after the checkpoint",
+                )
             )
-        )
-    if checkpoint is not None and cp_seen and not report.problems:
-        report.checkpoint = (
-            f"the log extends the checkpoint of {checkpoint.get('time', '?')} "
-            f"({cp_seq} records then, {report.last_seq} now)"
-        )
-    _check_lag(report, state, anchor_seq)
-    return report
+        elif not report.problems:
+            report.checkpoint = (
+                f"the log extends the checkpoint of {self.checkpoint.get('time', '?')} "
+                f"({cp_seq} records then, {report.last_seq} now)"
+            )
 
 
 def _check_line(
@@ -421,59 +491,11 @@ def _describe(line: bytes) -> str:
     end = line.find(b'"', at + 12)
     command = line[at + 12 : end].decode("ascii", "replace") if at >= 0 else "?"
     user_at = line.find(b',"user":"')
-    user = line[user_at + 9 : line.find(b'"', user_at + 9)].decode() if user_at >= 0 else None
+    # The line may be unauthenticated (a forward-secure segment checked without its key):
+    # nothing read from it may fail to decode.
+    user = (
+        line[user_at + 9 : line.find(b'"', user_at + 9)].decode("ascii", "replace")
+        if user_at >= 0
+        else None
+    )
     return f"{command} by {user}" if user else command
-
-
-# -- checkpoints -----------------------------------------------------------------------------
-
-CHECKPOINT_FIELDS = ("format", "vault", "size", "head", "time", "public_key")
-
-
-def make_checkpoint(keys: AuditKeys, size: int, head: str) -> dict[str, Any]:
-    """A signed statement of the log's size and head hash, to keep away from this machine."""
-    body: dict[str, Any] = {
-        "format": "memvault-audit-checkpoint/1",
-        "vault": keys.vault_id,
-        "size": size,
-        "head": head,
-        "time": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ"),
-        "public_key": keys.public_key.hex(),
-    }
-    body["signature"] = keys.sign(_signed_bytes(body)).hex()
-    return body
-
-
-def _signed_bytes(body: dict[str, Any]) -> bytes:
-    return json.dumps(
-        {name: body[name] for name in CHECKPOINT_FIELDS}, separators=(",", ":"), sort_keys=True
-    ).encode()
-
-
-def read_checkpoint(text: str, keys: AuditKeys, source: str) -> dict[str, Any]:
-    """Parse and authenticate a checkpoint; raises UsageError saying what is wrong."""
-    try:
-        body = json.loads(text)
-        if not isinstance(body, dict):
-            raise ValueError
-        missing = [name for name in (*CHECKPOINT_FIELDS, "signature") if name not in body]
-        if missing:
-            raise UsageError(
-                f"{source} is not a memvault checkpoint: it lacks {', '.join(missing)}"
-            )
-        signature = bytes.fromhex(body["signature"])
-        public_key = bytes.fromhex(body["public_key"])
-        size = body["size"]
-        if not isinstance(size, int) or size < 0 or not isinstance(body["head"], str):
-            raise ValueError
-    except (ValueError, TypeError, AttributeError):
-        raise UsageError(f"{source} is not a valid memvault checkpoint (malformed JSON)") from None
-    if body["vault"] != keys.vault_id:
-        raise UsageError(f"{source} is a checkpoint of vault {body['vault']}, not {keys.vault_id}")
-    if public_key != keys.public_key:
-        raise UsageError(
-            f"{source} was not signed by this vault's checkpoint key (another key signed it)"
-        )
-    if not _crypto.signature_valid(public_key, signature, _signed_bytes(body)):
-        raise UsageError(f"{source}: the signature does not match: the checkpoint was altered")
-    return body

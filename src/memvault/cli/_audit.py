@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 from pathlib import Path
 from typing import IO, Any
 
+from .. import _fs
 from .._crypto import new_key
 from .._vault import Vault
 from ..audit import (
@@ -25,7 +25,7 @@ from ..audit import (
     stats,
     verify,
 )
-from ..errors import IntegrityError, UsageError
+from ..errors import LogDamagedError, UsageError
 
 EXIT_OK = 0
 
@@ -177,32 +177,33 @@ def _verify(args: argparse.Namespace, options: dict[str, Any], out: IO[str]) -> 
         forward = None
         if args.forward_key:
             forward = read_forward_key(_read(args.forward_key), vault.vault_id, args.forward_key)
-        report = verify(
-            vault.audit.directory,
-            vault.audit.keys,
-            anchor=vault.audit.store_head(),
-            pending=vault.audit.pending(),
-            checkpoint=checkpoint,
-            forward=forward,
-            forward_here=vault.audit.forward_state,
-        )
-    if report.intact:
-        # Recorded once the log is known to be intact: a damaged log takes no new record.
-        with Vault.open(**options) as vault:
-            vault.record_operation(
-                "audit.verify",
-                details={"records": report.records, "checkpoint": checkpoint is not None},
+        try:
+            report = verify(
+                vault.audit.directory,
+                vault.audit.keys,
+                anchor=vault.audit.store_head(),
+                pending=vault.audit.pending(),
+                checkpoint=checkpoint,
+                forward=forward,
+                forward_here=vault.audit.forward_state,
             )
-    if args.json:
-        out.write(json.dumps(_report_json(report)) + "\n")
-    else:
-        out.write(_report_text(report))
-    if not report.intact:
-        raise IntegrityError(
-            f"the audit log failed verification: {report.problems[0]}",
-            hint="keep this home as evidence; compare with a backup and the last checkpoint",
+        except LogDamagedError as damaged:
+            # A damaged log takes no new record: the report is printed, the error raised.
+            assert isinstance(damaged.report, Report)
+            _print_report(damaged.report, args.json, out)
+            raise
+    # Recorded once the log is known to be intact.
+    with Vault.open(**options) as vault:
+        vault.record_operation(
+            "audit.verify",
+            details={"records": report.records, "checkpoint": checkpoint is not None},
         )
+    _print_report(report, args.json, out)
     return EXIT_OK
+
+
+def _print_report(report: Report, as_json: bool, out: IO[str]) -> None:
+    out.write(json.dumps(_report_json(report)) + "\n" if as_json else _report_text(report))
 
 
 def _report_text(report: Report) -> str:
@@ -331,16 +332,9 @@ def _read(path: str) -> str:
 
 
 def _write_new(path: Path, text: str, mode: int = 0o644) -> None:
-    """Write a file that must not exist yet (a checkpoint or a key is never overwritten)."""
-    try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, mode)
-    except FileExistsError:
+    """Write a file that must not exist yet (a checkpoint or a key is never overwritten),
+    whole or not at all."""
+    if not _fs.write_new(path, text.encode(), mode=mode):
         raise UsageError(
             f"{path} already exists", hint="choose a new file name for each checkpoint"
-        ) from None
-    except OSError as exc:
-        raise UsageError(f"cannot write {path}: {exc.strerror}") from None
-    with os.fdopen(fd, "w", encoding="utf-8") as handle:
-        handle.write(text)
-        handle.flush()
-        os.fsync(handle.fileno())
+        )

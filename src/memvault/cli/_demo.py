@@ -10,10 +10,9 @@ from pathlib import Path
 from typing import IO, Any
 
 from .._vault import Vault
+from ..errors import IntegrityError, LogDamagedError
 from ..memory import Runner
-
-_MARKER = "Prefers-Oat-Milk-7731"  # written as content, then searched for on disk
-_NAME_MARKER = "kestrel-project"  # written as a file name, then searched for on disk
+from ._session import ACTS, SECRETS, USERS
 
 
 def run(out: IO[str], *, keep: bool = False) -> int:
@@ -46,8 +45,13 @@ def _audit(out: IO[str], home: Path, key_file: Path) -> None:
         _, segment = segments(vault.audit.directory)[0]
         data = segment.read_bytes()
         segment.write_bytes(data.replace(b'"outcome":"refused"', b'"outcome":"ok"', 1))
-        report = verify(vault.audit.directory, vault.audit.keys, anchor=vault.audit.store_head())
-        _say(out, "  after turning one 'refused' into 'ok' in the file: " + str(report.problems[0]))
+        try:
+            verify(vault.audit.directory, vault.audit.keys, anchor=vault.audit.store_head())
+        except LogDamagedError as damaged:
+            problem = damaged.message.removeprefix("the audit log failed verification: ")
+            _say(out, "  after turning one 'refused' into 'ok' in the file: " + problem)
+        else:
+            raise IntegrityError("verification missed the demo's edit of the audit log")
     _say(out)
 
 
@@ -72,124 +76,12 @@ def _session(out: IO[str], home: Path, key_file: Path) -> None:
     _say(out, f"  master key file: {key_file} (outside the home, mode 0600)")
     _say(out)
 
-    alice = vault.runner(user="alice")
-    bob = vault.runner(user="bob")
-
-    _say(out, "1. Alice's agent keeps notes")
-    _call(out, alice, {"command": "view", "path": "/memories"})
-    _call(
-        out,
-        alice,
-        {
-            "command": "create",
-            "path": f"/memories/{_NAME_MARKER}/preferences.md",
-            "file_text": f"# Alice\n- coffee: {_MARKER}\n- meetings: mornings\n",
-        },
-    )
-    _call(
-        out,
-        alice,
-        {
-            "command": "create",
-            "path": f"/memories/{_NAME_MARKER}/progress.md",
-            "file_text": "- [x] outline\n- [ ] draft\n",
-        },
-    )
-    _call(
-        out,
-        alice,
-        {
-            "command": "str_replace",
-            "path": f"/memories/{_NAME_MARKER}/progress.md",
-            "old_str": "- [ ] draft",
-            "new_str": "- [x] draft",
-        },
-    )
-    _call(
-        out,
-        alice,
-        {
-            "command": "insert",
-            "path": f"/memories/{_NAME_MARKER}/progress.md",
-            "insert_line": 2,
-            "insert_text": "- [ ] review\n",
-        },
-    )
-    _call(out, alice, {"command": "view", "path": f"/memories/{_NAME_MARKER}/progress.md"})
-    _call(out, alice, {"command": "view", "path": "/memories"})
-    _say(out)
-
-    _say(out, "2. Secrets and personal data are stripped before anything is stored")
-    _call(
-        out,
-        alice,
-        {
-            "command": "create",
-            "path": "/memories/tickets/4711.md",
-            "file_text": "Customer: jane.doe@acme-health.io\nCard on file: 4111 1111 1111 1111\n"
-            "Deploy key: AKIAQ3EGRT5XJ7KLMN2P\n",
-        },
-    )
-    _call(out, alice, {"command": "view", "path": "/memories/tickets/4711.md"})
-    _call(
-        out,
-        alice,
-        {
-            "command": "str_replace",
-            "path": "/memories/tickets/4711.md",
-            "old_str": "Customer: jane.doe@acme-health.io",
-            "new_str": "Customer: (see CRM)",
-        },
-    )
-    _call(
-        out,
-        alice,
-        {
-            "command": "create",
-            "path": "/memories/jane.doe@acme-health.io/notes.md",
-            "file_text": "x",
-        },
-    )
-    _say(out)
-
-    _say(out, "3. Bob's agent uses the same paths, and sees none of Alice's memories")
-    _call(out, bob, {"command": "view", "path": "/memories"})
-    _call(out, bob, {"command": "view", "path": f"/memories/{_NAME_MARKER}/preferences.md"})
-    _call(
-        out,
-        bob,
-        {
-            "command": "create",
-            "path": f"/memories/{_NAME_MARKER}/preferences.md",
-            "file_text": "# Bob\n- tea, no sugar\n",
-        },
-    )
-    _call(out, bob, {"command": "delete", "path": f"/memories/{_NAME_MARKER}"})
-    _call(out, alice, {"command": "view", "path": f"/memories/{_NAME_MARKER}/preferences.md"})
-    _say(out)
-
-    _say(out, "4. Hostile paths are refused before anything is touched")
-    for path in (
-        "/memories/../etc/passwd",
-        "/memories/%2e%2e/secrets",
-        "/memoriesX/notes",
-        "/memories/\uff0e\uff0e/x",
-    ):
-        _call(out, alice, {"command": "view", "path": path})
-    _say(out)
-
-    _say(out, "5. Renames move whole directories")
-    _call(
-        out,
-        alice,
-        {
-            "command": "rename",
-            "old_path": f"/memories/{_NAME_MARKER}",
-            "new_path": "/memories/archive/2026",
-        },
-    )
-    _call(out, alice, {"command": "view", "path": "/memories"})
-    _say(out)
+    runners = {user: vault.runner(user=user) for user in USERS}
+    for heading, steps in ACTS:
+        _say(out, heading)
+        for user, command in steps:
+            _call(out, runners[user], command)
+        _say(out)
 
     _say(out, "6. What is on disk, while the vault is open: ciphertext only")
     found = []
@@ -198,7 +90,7 @@ def _session(out: IO[str], home: Path, key_file: Path) -> None:
         data = file.read_bytes()
         total += len(data)
         _say(out, f"  {file.relative_to(home)}: {len(data):,} bytes")
-        for marker in (_MARKER, _NAME_MARKER, "alice", "# Alice", "jane.doe", "4111 1111 1111"):
+        for marker in SECRETS:
             if marker.encode() in data:
                 found.append((file.name, marker))
     _say(
