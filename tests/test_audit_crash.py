@@ -88,9 +88,11 @@ def job_kill_before_commit(job):
     return 0
 
 
-def work(tool, me, n):
+def work(tool, me, n, halfway=lambda: None):
     ran = 0
     for j in range(n):
+        if j == n // 2:
+            halfway()
         step = j % 4
         if step == 0:
             cmd = {"command": "create", "path": f"/memories/p{me}/f{j}.md", "file_text": f"{j}\n"}
@@ -112,17 +114,29 @@ def work(tool, me, n):
 def job_workers(job):
     say("start %d" % os.getpid())
     go_r, go_w = os.pipe()
+    # A second barrier halfway: every worker waits there until all have reached it, so the
+    # log shows them interleaved whatever the scheduler does with the first half.
+    mid_r, mid_w = os.pipe()
+    on_r, on_w = os.pipe()
     pids = []
     for me in range(job["procs"]):
         pid = os.fork()
         if pid == 0:
             os.close(go_w)
+            os.close(on_w)
+            os.close(mid_r)
+
+            def halfway():
+                os.write(mid_w, b"x")
+                os.close(mid_w)  # a worker that dies instead closes it too: no one hangs
+                os.read(on_r, 1)  # EOF once the parent closes the write end
+
             code = 0
             try:
                 with Vault.open(job["home"]) as v:
                     tool = v.memory_tool(job["user"])
                     os.read(go_r, 1)  # EOF once every copy of the write end is closed: go
-                    ran = work(tool, me, job["n"])
+                    ran = work(tool, me, job["n"], halfway)
                 say("ran %d %d" % (os.getpid(), ran))
             except BaseException:
                 traceback.print_exc()
@@ -132,6 +146,16 @@ def job_workers(job):
         pids.append(pid)
     os.close(go_r)
     os.close(go_w)
+    os.close(mid_w)
+    os.close(on_r)
+    arrived = 0
+    while arrived < job["procs"]:
+        got = os.read(mid_r, job["procs"])
+        if not got:
+            break  # a worker died before halfway: the waits below report it
+        arrived += len(got)
+    os.close(on_w)
+    os.close(mid_r)
     failed = 0
     for pid in pids:
         _, status = os.waitpid(pid, 0)
