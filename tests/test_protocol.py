@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 from anthropic.lib.tools import ToolError
 
-import memvault.memory._handlers
 from memvault import MemoryTool, Vault
+from memvault.memory import Handlers
 
 MiB = 1024 * 1024
 DIR_HEADER = (
@@ -206,7 +206,7 @@ def test_view_of_a_file_over_the_line_limit_is_refused(
 ) -> None:
     """A stored file of 1,000,000 lines (written past a raised limit) cannot be viewed."""
     with monkeypatch.context() as patch:
-        patch.setattr(memvault.memory._handlers, "MAX_LINES", 2_000_000)
+        patch.setattr(Handlers, "max_lines", 2_000_000)
         create(tool, "/memories/big.txt", "\n" * 999_999)
     message = "File /memories/big.txt exceeds maximum line limit of 999,999 lines."
     assert refused(tool, "view", path="/memories/big.txt") == message

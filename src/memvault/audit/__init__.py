@@ -7,6 +7,7 @@ for how a record is made durable together with the change it describes.
 
 from ._anchor import ANCHOR_EVERY
 from ._appender import AuditLog
+from ._chain import Problem, Report
 from ._checkpoint import make_checkpoint, read_checkpoint
 from ._export import EXPORT_FORMATS, export, to_ecs, to_ocsf
 from ._files import DIR_NAME, MIN_SEGMENT_BYTES, SEGMENT_ENV
@@ -15,7 +16,7 @@ from ._record import FIELDS, MAC_SUFFIX_LEN, MEMORY_COMMANDS, OUTCOMES, Event
 from ._render import count, show, stats
 from ._review import SEALED, Filters, Scan, Source, parse_filters
 from ._segments import line_hash, segments
-from ._verify import Problem, Report, examine, verify
+from ._verify import examine, verify
 
 __all__ = [
     "ANCHOR_EVERY",

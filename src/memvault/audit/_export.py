@@ -198,20 +198,7 @@ def to_ocsf(entry: Entry, vault_id: str) -> dict[str, Any]:
         activity, activity_name = 99, entry.command  # 99 Other: the name is the source's own
     severity = _OCSF_SEVERITY.get(entry.outcome, 0)
     status_id = 1 if entry.outcome == "ok" else 2 if entry.outcome in OUTCOMES else 0
-    actor: dict[str, Any] = _compact(
-        {
-            "user": _compact({"uid": entry.pseudonym, "name": entry.name})
-            if entry.pseudonym
-            else None,
-            "session": {"uid": entry.session} if entry.session else None,
-            "process": _compact(
-                {
-                    "pid": entry.pid,
-                    "user": {"uid": str(entry.uid)} if entry.uid is not None else None,
-                }
-            ),
-        }
-    )
+    actor = _ocsf_actor(entry)
     event: dict[str, Any] = {
         "activity_id": activity,
         "activity_name": activity_name,
@@ -236,22 +223,12 @@ def to_ocsf(entry: Entry, vault_id: str) -> dict[str, Any]:
             }
         ),
         "src_endpoint": {"hostname": entry.host} if entry.host else {},
-        "metadata": {
-            "version": OCSF_VERSION,
-            "product": _compact(
-                {"name": "memvault", "vendor_name": "memvault", "version": _product_version()}
-            ),
-            "uid": f"{vault_id}-{entry.seq}",
-            "log_name": "audit",
-            "log_version": str(entry.v) if entry.v is not None else None,
-            "original_time": entry.time,
-        },
+        "metadata": _ocsf_metadata(entry, vault_id),
     }
     if entry.error:
         event["status_detail"] = entry.error
     if entry.paths:
         event["resources"] = [{"name": path, "type": "memory"} for path in entry.paths]
-    event["metadata"] = _compact(event["metadata"])
     event["unmapped"] = _compact(
         {
             "seq": entry.seq,
@@ -266,6 +243,39 @@ def to_ocsf(entry: Entry, vault_id: str) -> dict[str, Any]:
         }
     )
     return event
+
+
+def _ocsf_actor(entry: Entry) -> dict[str, Any]:
+    """Who acted: the user (pseudonym and, while known, name), the session, the process."""
+    return _compact(
+        {
+            "user": _compact({"uid": entry.pseudonym, "name": entry.name})
+            if entry.pseudonym
+            else None,
+            "session": {"uid": entry.session} if entry.session else None,
+            "process": _compact(
+                {
+                    "pid": entry.pid,
+                    "user": {"uid": str(entry.uid)} if entry.uid is not None else None,
+                }
+            ),
+        }
+    )
+
+
+def _ocsf_metadata(entry: Entry, vault_id: str) -> dict[str, Any]:
+    return _compact(
+        {
+            "version": OCSF_VERSION,
+            "product": _compact(
+                {"name": "memvault", "vendor_name": "memvault", "version": _product_version()}
+            ),
+            "uid": f"{vault_id}-{entry.seq}",
+            "log_name": "audit",
+            "log_version": str(entry.v) if entry.v is not None else None,
+            "original_time": entry.time,
+        }
+    )
 
 
 def _epoch_ms(time: str) -> int | None:

@@ -40,6 +40,15 @@ def add_parsers(commands: Any) -> None:
     )
     actions = audit.add_subparsers(dest="audit_command", metavar="ACTION")
     actions.required = True
+    _add_verify(actions)
+    _add_checkpoint(actions)
+    _add_forward_secure(actions)
+    _add_show(actions)
+    _add_stats(actions)
+    _add_export(actions)
+
+
+def _add_verify(actions: Any) -> None:
     check = actions.add_parser(
         "verify",
         help="check that the log is intact",
@@ -55,6 +64,10 @@ def add_parsers(commands: Any) -> None:
         "forward-secure segment's MACs",
     )
     check.add_argument("--json", action="store_true", help="print one JSON object")
+    check.set_defaults(run=_verify)
+
+
+def _add_checkpoint(actions: Any) -> None:
     point = actions.add_parser(
         "checkpoint",
         help="print a signed checkpoint of the log, to keep off this machine",
@@ -63,6 +76,10 @@ def add_parsers(commands: Any) -> None:
         "--checkpoint FILE` later proves the log still extends it.",
     )
     point.add_argument("--out", metavar="FILE", help="write it to FILE (default: stdout)")
+    point.set_defaults(run=_checkpoint)
+
+
+def _add_forward_secure(actions: Any) -> None:
     forward = actions.add_parser(
         "forward-secure",
         help="give each new segment a MAC key of its own, erased when the log moves on",
@@ -75,6 +92,10 @@ def add_parsers(commands: Any) -> None:
     forward.add_argument(
         "--out", required=True, metavar="FILE", help="where to write the first key (a new file)"
     )
+    forward.set_defaults(run=_forward_secure)
+
+
+def _add_show(actions: Any) -> None:
     show = actions.add_parser(
         "show",
         help="print the audit records",
@@ -84,6 +105,10 @@ def add_parsers(commands: Any) -> None:
     )
     _add_filters(show)
     show.add_argument("--json", action="store_true", help="one JSON object per record")
+    show.set_defaults(run=_show)
+
+
+def _add_stats(actions: Any) -> None:
     stats = actions.add_parser(
         "stats",
         help="count records by user, command, outcome and redaction type",
@@ -92,6 +117,10 @@ def add_parsers(commands: Any) -> None:
     )
     _add_filters(stats)
     stats.add_argument("--json", action="store_true", help="print one JSON object")
+    stats.set_defaults(run=_stats)
+
+
+def _add_export(actions: Any) -> None:
     export = actions.add_parser(
         "export",
         help="write the records for a SIEM (ECS, OCSF or JSON Lines)",
@@ -104,6 +133,7 @@ def add_parsers(commands: Any) -> None:
     export.add_argument("--out", required=True, metavar="FILE", help="the file to write")
     export.add_argument("--overwrite", action="store_true", help="replace FILE if it exists")
     _add_filters(export)
+    export.set_defaults(run=_export)
 
 
 def _add_filters(parser: argparse.ArgumentParser) -> None:
@@ -151,24 +181,7 @@ def _filters(args: argparse.Namespace) -> Filters:
     )
 
 
-def run(args: argparse.Namespace, vault_options: dict[str, Any], out: IO[str], err: IO[str]) -> int:
-    action = args.audit_command
-    if action == "verify":
-        return _verify(args, vault_options, out)
-    if action == "checkpoint":
-        return _checkpoint(args, vault_options, out)
-    if action == "forward-secure":
-        return _forward_secure(args, vault_options, out)
-    if action == "show":
-        return _show(args, vault_options, out, err)
-    if action == "stats":
-        return _stats(args, vault_options, out, err)
-    if action == "export":
-        return _export(args, vault_options, out, err)
-    raise UsageError(f"unknown audit action {action!r}")
-
-
-def _verify(args: argparse.Namespace, options: dict[str, Any], out: IO[str]) -> int:
+def _verify(args: argparse.Namespace, options: dict[str, Any], out: IO[str], err: IO[str]) -> int:
     problems_at_open: list[str] = []
     with Vault._open(**options, audit_problems=problems_at_open) as vault:
         checkpoint = None
@@ -242,7 +255,9 @@ def _report_json(report: Report) -> dict[str, Any]:
     }
 
 
-def _checkpoint(args: argparse.Namespace, options: dict[str, Any], out: IO[str]) -> int:
+def _checkpoint(
+    args: argparse.Namespace, options: dict[str, Any], out: IO[str], err: IO[str]
+) -> int:
     with Vault.open(**options) as vault:
         vault.record_operation("audit.checkpoint", details={"out": bool(args.out)})
         size, head = vault.audit.head()
@@ -286,7 +301,9 @@ def _note(note: str | None, err: IO[str]) -> None:
         print(f"memvault: warning: {note}", file=err)
 
 
-def _forward_secure(args: argparse.Namespace, options: dict[str, Any], out: IO[str]) -> int:
+def _forward_secure(
+    args: argparse.Namespace, options: dict[str, Any], out: IO[str], err: IO[str]
+) -> int:
     with Vault.open(**options) as vault:
         if vault.audit.forward_state is not None:
             raise UsageError(

@@ -28,6 +28,8 @@ DEFAULT_MAX_FILE_BYTES = 1024 * 1024
 class Handlers:
     """The command logic, with the limits of one deployment."""
 
+    max_lines = MAX_LINES  # the protocol's limit, the same for every deployment
+
     def __init__(self, screen: Screen, *, max_file_bytes: int = DEFAULT_MAX_FILE_BYTES) -> None:
         self.screen = screen
         self.max_file_bytes = max_file_bytes
@@ -67,7 +69,8 @@ class Handlers:
             return Outcome(view_directory(tree, path, node))
         stored = tree.read(node)
         try:
-            return Outcome(_view_file(path, stored.text, command.view_range), before=stored)
+            result = _view_file(path, stored.text, command.view_range, self.max_lines)
+            return Outcome(result, before=stored)
         except CommandError as exc:
             return Outcome.refusal(exc, before=stored)
 
@@ -183,7 +186,7 @@ class Handlers:
                 f"{self.max_file_bytes:,} bytes. Split the content across smaller files.",
                 kind="limit",
             )
-        if redacted.text.count("\n") + 1 > MAX_LINES:
+        if redacted.text.count("\n") + 1 > self.max_lines:
             raise CommandError(
                 f"File {path.text} exceeds maximum line limit of 999,999 lines.", kind="limit"
             )
@@ -243,9 +246,11 @@ class Handlers:
         return node
 
 
-def _view_file(path: MemoryPath, text: str, view_range: tuple[int, int] | None) -> str:
+def _view_file(
+    path: MemoryPath, text: str, view_range: tuple[int, int] | None, max_lines: int
+) -> str:
     lines = text.split("\n")
-    if len(lines) > MAX_LINES:
+    if len(lines) > max_lines:
         raise CommandError(
             f"File {path.text} exceeds maximum line limit of 999,999 lines.", kind="limit"
         )

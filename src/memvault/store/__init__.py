@@ -5,6 +5,7 @@
 """
 
 from ._protocol import Durability, NodeRow, Store, SubtreeRow
-from ._sqlite import SCHEMA_VERSION, SqliteStore
+from ._schema import SCHEMA_VERSION
+from ._sqlite import SqliteStore
 
 __all__ = ["SCHEMA_VERSION", "Durability", "NodeRow", "SqliteStore", "Store", "SubtreeRow"]

@@ -1,0 +1,86 @@
+"""``memvault init``, ``exec`` and ``demo``: a vault, and memory commands run through it."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import IO, Any
+
+from .._vault import Vault
+from ..memory import Runner
+
+EXIT_OK = 0
+
+
+def add_parsers(commands: Any) -> None:
+    init = commands.add_parser(
+        "init",
+        help="create the vault (idempotent)",
+        description="Create the vault in the home, with its master key, if it does not exist yet.",
+    )
+    init.set_defaults(run=_init)
+    exec_ = commands.add_parser(
+        "exec",
+        help="run memory commands read as JSON lines from stdin",
+        description="Read memory tool commands as JSON, one object per line, on stdin; write one "
+        'JSON line {"is_error": bool, "content": str} per command on stdout.',
+    )
+    exec_.add_argument("--user", required=True, help="whose memories the commands act on")
+    exec_.set_defaults(run=_exec)
+    demo = commands.add_parser(
+        "demo",
+        help="show a memory session end to end on a fresh vault",
+        description="Run a scripted memory session on a fresh, temporary vault: listings, edits, "
+        "isolation between two users, and the ciphertext on disk.",
+    )
+    demo.add_argument(
+        "--keep", action="store_true", help="keep the demo's home and key instead of removing them"
+    )
+    demo.set_defaults(run=_demo)
+
+
+def _init(args: argparse.Namespace, options: dict[str, Any], out: IO[str], err: IO[str]) -> int:
+    with Vault.open(**options) as vault:
+        print(f"vault {vault.vault_id} is ready at {vault.home}", file=out)
+        print(f"master key: {vault.key_source} (back it up apart from the home)", file=out)
+    return EXIT_OK
+
+
+def _exec(args: argparse.Namespace, options: dict[str, Any], out: IO[str], err: IO[str]) -> int:
+    with Vault.open(**options) as vault:
+        runner = vault.runner(args.user)
+        for number, line in enumerate(sys.stdin.buffer, start=1):
+            if not line.strip():
+                continue
+            out.write(json.dumps(_exec_line(runner, number, line), ensure_ascii=False) + "\n")
+            out.flush()
+    return EXIT_OK
+
+
+def _exec_line(runner: Runner, number: int, line: bytes) -> dict[str, object]:
+    try:
+        text = line.rstrip(b"\r\n").decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return _error(
+            f"Error: line {number} is not valid UTF-8 (byte {exc.start}); send UTF-8 JSON."
+        )
+    try:
+        command = json.loads(text)
+    except json.JSONDecodeError as exc:
+        return _error(
+            f"Error: line {number} is not valid JSON ({exc.msg} at column {exc.colno}); "
+            "send one JSON object per line."
+        )
+    reply = runner.run(command)
+    return {"is_error": reply.is_error, "content": reply.content}
+
+
+def _error(message: str) -> dict[str, object]:
+    return {"is_error": True, "content": message}
+
+
+def _demo(args: argparse.Namespace, options: dict[str, Any], out: IO[str], err: IO[str]) -> int:
+    from ._demo import run
+
+    return run(out, keep=args.keep)
