@@ -4,8 +4,9 @@
 # Creates ./.venv and installs memvault with its test tools on first run.
 #
 #   ./check.sh                 everything
-#   ./check.sh -m "not system" the fast tier (under a minute): no crash, concurrency or
-#                              multi-process tests
+#   ./check.sh -m "not system and not slow"
+#                              the fast tier (under a minute): no crash, concurrency or
+#                              multi-process tests, no long property runs or corpus measures
 # Extra arguments go to pytest.
 set -euo pipefail
 cd "$(dirname "$0")"

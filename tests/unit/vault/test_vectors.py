@@ -15,7 +15,7 @@ import pytest
 from memvault import IntegrityError, Vault
 from memvault._crypto import Key, Sealer, open_blob
 
-VECTORS = Path(__file__).parent / "vectors"
+VECTORS = Path(__file__).resolve().parents[2] / "vectors"
 
 
 def _blob_vectors() -> list[dict[str, Any]]:

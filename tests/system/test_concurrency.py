@@ -22,7 +22,7 @@ import pytest
 
 from memvault import MemoryTool, Vault
 
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.system
 
 N_PROCS = 4
 _WAIT = 90.0  # seconds before a silent child counts as hung

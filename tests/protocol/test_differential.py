@@ -6,13 +6,16 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+import pytest
 from anthropic.lib.tools import ToolError
 from hypothesis import HealthCheck, event, note, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, rule
 
 from memvault import Vault
-from tests.spec_model import ROOT, SpecModel, key_of, text_of
+from tests.support.spec_model import ROOT, SpecModel, key_of, text_of
+
+pytestmark = pytest.mark.slow
 
 # Few names, so that commands keep running into each other's paths; two are hidden.
 NAMES = ("a", "b", "notes.md", ".hidden", "node_modules", "dir")

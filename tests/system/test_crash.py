@@ -24,9 +24,9 @@ from typing import Any
 import pytest
 
 from memvault import Vault
-from tests.forking import ForkingHelper
+from tests.support.forking import ForkingHelper
 
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.system
 
 USER = "crash-test"
 _HOME_FILES = {"vault.db", "vault.db-wal", "vault.db-shm"}

@@ -1,12 +1,13 @@
 """The audit log: tamper vectors, anchoring, checkpoints, fail-closed appends, no secrets.
 
 The mutation vectors run a log of 30 records in five segments, made by
-two users, through :func:`vault._audit_verify.verify` once per mutation and
+two users, through :func:`memvault.audit.examine` once per mutation and
 assert the first problem it names: the segment, the line and, where verify
 determines it, the record number. A handful run through ``memvault audit
 verify`` for the exact stderr line, and check that verify repairs nothing.
-The fail-closed tests mount a tmpfs or a read-only bind mount over
-``<home>/audit`` (they need root, and skip without it).
+The fail-closed tests marked ``mounts`` mount a tmpfs or a read-only bind
+mount over ``<home>/audit``: they run only with ``MEMVAULT_TEST_MOUNTS=1``, as
+root (CI sets it).
 """
 
 from __future__ import annotations
@@ -937,6 +938,7 @@ def _assert_unchanged_after_reopen(home: Path) -> None:
     assert (code, err) == (0, ""), out
 
 
+@pytest.mark.mounts
 def test_full_disk_refuses_when_a_new_segment_cannot_be_written(
     home: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -975,6 +977,7 @@ class _SpyTruncate:
         os.ftruncate(fd, size)
 
 
+@pytest.mark.mounts
 def test_full_disk_refuses_after_a_short_write(
     home: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -1025,6 +1028,7 @@ def read_only(directory: Path) -> Iterator[None]:
         _umount(directory)
 
 
+@pytest.mark.mounts
 def test_read_only_log_refuses_to_open(home: Path) -> None:
     """A log on a read-only mount: the vault does not open, and exec says why."""
     with Vault.open(home) as v:
@@ -1045,6 +1049,7 @@ def test_read_only_log_refuses_to_open(home: Path) -> None:
     _assert_unchanged_after_reopen(home)
 
 
+@pytest.mark.mounts
 def test_read_only_log_refuses_commands(
     home: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:

@@ -27,9 +27,9 @@ from anthropic.lib.tools import ToolError
 from memvault import Vault
 from memvault.audit import FIELDS, examine
 from memvault.cli import main
-from tests.forking import ForkingHelper
+from tests.support.forking import ForkingHelper
 
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.system
 
 USER = "crash-user"
 
