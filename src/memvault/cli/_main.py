@@ -69,14 +69,23 @@ def _vault_options(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def main(
-    argv: Sequence[str] | None = None, *, out: IO[str] | None = None, err: IO[str] | None = None
+    argv: Sequence[str] | None = None,
+    *,
+    stdin: IO[bytes] | None = None,
+    out: IO[str] | None = None,
+    err: IO[str] | None = None,
 ) -> int:
-    """Run the CLI; returns the exit code (0 ok, 1 error, 2 usage, 70 internal)."""
+    """Run the CLI; returns the exit code (0 ok, 1 error, 2 usage, 70 internal).
+
+    ``stdin`` (bytes), ``out`` and ``err`` default to the process's streams, so the
+    whole command runs in-process in tests.
+    """
     out = out or sys.stdout
     err = err or sys.stderr
     try:
         with contextlib.redirect_stdout(out):  # --help writes to our stdout
             args = _parser().parse_args(argv)
+        args.stdin = stdin if stdin is not None else sys.stdin.buffer
         code: int = args.run(args, _vault_options(args), out, err)
         return code
     except SystemExit as exc:  # --help

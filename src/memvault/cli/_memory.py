@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from typing import IO, Any
 
 from .._vault import Vault
@@ -50,7 +49,7 @@ def _init(args: argparse.Namespace, options: dict[str, Any], out: IO[str], err: 
 def _exec(args: argparse.Namespace, options: dict[str, Any], out: IO[str], err: IO[str]) -> int:
     with Vault.open(**options) as vault:
         runner = vault.runner(args.user)
-        for number, line in enumerate(sys.stdin.buffer, start=1):
+        for number, line in enumerate(args.stdin, start=1):
             if not line.strip():
                 continue
             out.write(json.dumps(_exec_line(runner, number, line), ensure_ascii=False) + "\n")

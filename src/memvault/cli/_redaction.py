@@ -6,7 +6,6 @@ Neither needs a vault: they load a policy as ``Vault.open`` would and report on 
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 from typing import IO, Any
 
@@ -47,7 +46,7 @@ def add_parsers(commands: Any) -> None:
 def _redact(args: argparse.Namespace, options: dict[str, Any], out: IO[str], err: IO[str]) -> int:
     policy = load_policy(args.redact_policy or options["policy"])
     if args.file == "-":
-        raw = sys.stdin.buffer.read()
+        raw = args.stdin.read()
         source = "stdin"
     else:
         try:
