@@ -168,22 +168,7 @@ def to_ecs(entry: Entry, vault_id: str) -> dict[str, Any]:
     )
     if entry.host:
         doc["host"] = {"hostname": entry.host}
-    doc["memvault"] = _compact(
-        {
-            "schema": entry.v,
-            "outcome": entry.outcome,
-            "session": entry.session,
-            "paths": entry.paths,
-            "paths_sealed": entry.sealed or None,
-            "findings": entry.findings,
-            "before": entry.before,
-            "after": entry.after,
-            "key_version": entry.key_version,
-            "txn": entry.txn,
-            "ref": entry.ref,
-            "details": entry.details,
-        }
-    )
+    doc["memvault"] = _own_fields(entry, _ECS_OWN)
     return doc
 
 
@@ -229,20 +214,36 @@ def to_ocsf(entry: Entry, vault_id: str) -> dict[str, Any]:
         event["status_detail"] = entry.error
     if entry.paths:
         event["resources"] = [{"name": path, "type": "memory"} for path in entry.paths]
-    event["unmapped"] = _compact(
-        {
-            "seq": entry.seq,
-            "paths_sealed": entry.sealed or None,
-            "findings": entry.findings,
-            "before": entry.before,
-            "after": entry.after,
-            "key_version": entry.key_version,
-            "txn": entry.txn,
-            "ref": entry.ref,
-            "details": entry.details,
-        }
-    )
+    event["unmapped"] = _own_fields(entry, _OCSF_UNMAPPED)
     return event
+
+
+# memvault's own fields, which neither schema has a place for: (name in the export, getter).
+# ECS keeps them under "memvault", OCSF under "unmapped"; each keeps only what it does not
+# map elsewhere already.
+_OWN: dict[str, Callable[[Entry], Any]] = {
+    "schema": lambda e: e.v,
+    "seq": lambda e: e.seq,
+    "outcome": lambda e: e.outcome,
+    "session": lambda e: e.session,
+    "paths": lambda e: e.paths,
+    "paths_sealed": lambda e: e.sealed or None,
+    "findings": lambda e: e.findings,
+    "before": lambda e: e.before,
+    "after": lambda e: e.after,
+    "key_version": lambda e: e.key_version,
+    "txn": lambda e: e.txn,
+    "ref": lambda e: e.ref,
+    "details": lambda e: e.details,
+}
+_ECS_OWN = ("schema", "outcome", "session", "paths", "paths_sealed", "findings", "before",
+            "after", "key_version", "txn", "ref", "details")  # fmt: skip
+_OCSF_UNMAPPED = ("seq", "paths_sealed", "findings", "before", "after", "key_version", "txn",
+                  "ref", "details")  # fmt: skip
+
+
+def _own_fields(entry: Entry, names: tuple[str, ...]) -> dict[str, Any]:
+    return _compact({name: _OWN[name](entry) for name in names})
 
 
 def _ocsf_actor(entry: Entry) -> dict[str, Any]:
