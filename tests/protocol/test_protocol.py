@@ -1,4 +1,4 @@
-"""The exact result strings of the six memory commands (SPEC.md §2), success and error."""
+"""The exact result strings of the six commands (docs/protocol.md §2-§7), success and error."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The public surface pinned by SPEC.md §4, end to end in one short session."""
+"""The pinned public surface (README: "Use it from Python"), end to end in one session."""
 
 from __future__ import annotations
 

@@ -1,13 +1,14 @@
-"""A plain in-memory model of the memory tool protocol (SPEC.md §2 and its decided details).
+"""A plain in-memory model of the memory tool protocol (docs/protocol.md).
 
 The model keeps a dict of file path -> text and a set of directories, both keyed by
 the tuple of names below ``/memories``, and answers each command with
 ``(is_error, result)``. It knows nothing of the vault: the differential test runs the
 two side by side and expects the same answer to every command.
 
-Strings SPEC.md does not give (bad ``view_range``, an empty ``old_str``, a path below
-a file, the size limit, moving a directory into itself) are the vault's wording; the
-rules deciding *when* they apply come from the protocol description.
+Strings docs/protocol.md marks as memvault's (bad ``view_range``, an empty
+``old_str``, a path below a file, the size limit, moving a directory into itself)
+are the vault's wording; the rules deciding *when* they apply come from the
+protocol description.
 """
 
 from __future__ import annotations
