@@ -79,6 +79,7 @@ class Key:
     # Defining __eq__ without __hash__ makes keys unhashable: a hash that agreed with
     # __eq__ would be a function of the key bytes, and keys never go into sets or dicts.
 
+
 def new_key() -> Key:
     """A fresh random 256-bit key."""
     return Key(os.urandom(KEY_SIZE))
