@@ -1,10 +1,13 @@
-"""The redaction filter: detectors (``rules/``), their checks (``checks/``), policies as TOML
-data (``policies/``), and the engine that applies a policy to a text, failing closed."""
+"""The redaction filter: detectors by concept (``rules/``), the checks that tell a real value
+from a look-alike (``checks/``), their word lists (``data/``), policies as TOML data
+(``policies/``), and the engine that applies a policy to a text, failing closed."""
 
-from ._engine import MARKER, Configured, Pseudonymizer, Redacted, Redactor, join_and
+from ._engine import Pseudonymizer, Redactor
 from ._policy import POLICY_DIR, Policy, load, resolve
+from ._redacted import Redacted, join_and
 from ._report import policy_summary, redact_report
-from ._rule import ACTIONS, Action, Finding, Rule, a_label, label
+from ._rule import ACTIONS, Action, Configured, Finding, Rule, a_label, label
+from ._spans import MARKER, marker_spans
 from .checks import VALIDATORS
 from .rules import BUILTIN
 
@@ -29,6 +32,7 @@ __all__ = [
     "label",
     "load",
     "load_policy",
+    "marker_spans",
     "policy_summary",
     "redact_report",
     "resolve",

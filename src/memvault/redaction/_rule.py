@@ -104,6 +104,15 @@ class Rule:
 
 
 @dataclass(frozen=True, slots=True)
+class Configured:
+    """A rule as a policy runs it: with its action and mask length."""
+
+    rule: Rule
+    action: Action
+    keep: int
+
+
+@dataclass(frozen=True, slots=True)
 class Finding:
     """One thing a rule found: where, what kind, and what the policy does with it."""
 

@@ -29,6 +29,9 @@ from hypothesis import strategies as st
 from memvault.redaction import Finding, Redactor, load, resolve
 from tests.corpus import generate
 
+# Corpus-wide measures take seconds: outside the fast tier.
+pytestmark = pytest.mark.slow
+
 CORPUS = Path(__file__).resolve().parents[2] / "corpus" / "samples.jsonl"
 
 SECRET_RECALL = 0.99

@@ -8,8 +8,7 @@ from collections.abc import Callable
 
 import pytest
 
-from memvault.redaction import Redactor, load
-from memvault.redaction.checks import _national_ids as ids
+from memvault.redaction import Redactor, checks, load
 
 REDACTOR: Redactor = load().redactor
 RNG = random.Random(20240611)
@@ -47,18 +46,18 @@ def _complete_any(check: Callable[[str], bool], make: Callable[[], str]) -> str:
     raise AssertionError(make)
 
 
-TH = _complete_any(ids.th_citizen_id, lambda: "3" + rand(11))
+TH = _complete_any(checks.th_citizen_id, lambda: "3" + rand(11))
 TH_DASHED = f"{TH[0]}-{TH[1:5]}-{TH[5:10]}-{TH[10:12]}-{TH[12]}"
 TH_SPACED = TH_DASHED.replace("-", " ")
-IL = _complete_any(ids.il_teudat_zehut, lambda: "0" + rand(7))
-AMKA = _complete_any(ids.gr_amka, lambda: "150384" + rand(4))
-UA = _complete_any(ids.ua_rnokpp, lambda: "3" + rand(8))
-HETU = complete(ids.fi_hetu, "150384-" + rand(3), "0123456789ABCDEFHJKLMNPRSTUVWXY")
-RC = _complete_any(ids.cz_rodne_cislo, lambda: "855215" + rand(3))
+IL = _complete_any(checks.il_teudat_zehut, lambda: "0" + rand(7))
+AMKA = _complete_any(checks.gr_amka, lambda: "150384" + rand(4))
+UA = _complete_any(checks.ua_rnokpp, lambda: "3" + rand(8))
+HETU = complete(checks.fi_hetu, "150384-" + rand(3), "0123456789ABCDEFHJKLMNPRSTUVWXY")
+RC = _complete_any(checks.cz_rodne_cislo, lambda: "855215" + rand(3))
 RC_SLASHED = RC[:6] + "/" + RC[6:]
-CNP = _complete_any(ids.ro_cnp, lambda: "2850315" + "12" + rand(3))
+CNP = _complete_any(checks.ro_cnp, lambda: "2850315" + "12" + rand(3))
 NIK = "3273" + "01" + "640849" + rand(3) + "7"  # a woman born 24 August 1949 (day + 40)
-CPF = _complete_any(ids.br_cpf, lambda: rand(9) + "0")
+CPF = _complete_any(checks.br_cpf, lambda: rand(9) + "0")
 CPF_DOTTED = f"{CPF[:3]}.{CPF[3:6]}.{CPF[6:9]}-{CPF[9:]}"
 DNI = (lambda n: n + "TRWAGMYFPDXBNJZSQVHLCKE"[int(n) % 23])(rand(8))
 

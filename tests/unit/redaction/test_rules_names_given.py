@@ -5,9 +5,10 @@ from __future__ import annotations
 import pytest
 import re2
 
-from memvault.redaction import Configured, Redactor, load
-from memvault.redaction.rules._given_names import COMMON_WORDS, GIVEN_NAMES
-from memvault.redaction.rules._names_given import RULES
+from memvault.redaction import Configured, Redactor, load, rules
+from memvault.redaction.checks import COMMON_WORDS, GIVEN_NAMES
+
+RULES = rules.concept("names_given")
 
 REDACTOR: Redactor = load().redactor
 GIVEN_ONLY = Redactor([Configured(rule, "redact", 4) for rule in RULES])

@@ -18,10 +18,7 @@ import pytest
 import re2
 
 from memvault import BlockedError
-from memvault.redaction import Redactor, load
-from memvault.redaction.rules import _credentials as _rules_credentials
-from memvault.redaction.rules import _formats as _rules_formats
-from memvault.redaction.rules import _secrets as _rules_secrets
+from memvault.redaction import BUILTIN, Redactor, load
 from tests.corpus import generate
 
 ALNUM = string.ascii_letters + string.digits
@@ -31,7 +28,7 @@ HEX = "0123456789abcdef"
 BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 BECH32 = "qpzry9x8gf2tvdw0s3jn54khce6mua7l"
 # The secret rules in the order the policy registers them.
-RULES = (*_rules_secrets.RULES, *_rules_credentials.RULES, *_rules_formats.RULES)
+RULES = tuple(rule for rule in BUILTIN.values() if rule.category == "secret")
 
 
 @pytest.fixture(scope="module")

@@ -1,16 +1,14 @@
-"""Check digits of national identifiers and passports.
+"""Check digits and shapes of national identifiers and passports.
 
 Each validator takes the matched value and returns True if it is plausibly
-real; :mod:`vault._validators` registers them by name for policies.
+real; ``_registry`` names them for policies.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 
-
-def digits(value: str) -> str:
-    return "".join(ch for ch in value if ch.isdigit())
+from ._checksums import digits, luhn_digits, verhoeff, weighted
 
 
 def uk_nino(value: str) -> bool:
@@ -24,6 +22,33 @@ def uk_nino(value: str) -> bool:
         and second not in "DFIOQUV"
         and compact[:2] not in ("BG", "GB", "KN", "NK", "NT", "TN", "ZZ")
     )
+
+
+def nhs_number(value: str) -> bool:
+    """UK NHS number: 10 digits, mod-11 check digit."""
+    number = digits(value)
+    if len(number) != 10:
+        return False
+    total = sum(int(d) * w for d, w in zip(number[:9], range(10, 1, -1), strict=True))
+    check = 11 - total % 11
+    if check == 11:
+        check = 0
+    return check != 10 and check == int(number[9])
+
+
+def us_ssn(value: str) -> bool:
+    """US SSN area/group/serial rules (no 000, 666, 9xx area; no 00 group; no 0000 serial)."""
+    number = digits(value)
+    if len(number) != 9:
+        return False
+    area, group, serial = number[:3], number[3:5], number[5:]
+    return area not in ("000", "666") and area[0] != "9" and group != "00" and serial != "0000"
+
+
+def aadhaar(value: str) -> bool:
+    """Indian Aadhaar number: 12 digits, not from 0 or 1, Verhoeff check digit."""
+    number = digits(value)
+    return len(number) == 12 and number[0] not in "01" and verhoeff(number)
 
 
 _DNI_LETTERS = "TRWAGMYFPDXBNJZSQVHLCKE"
@@ -170,14 +195,6 @@ def passport_number(value: str) -> bool:
     return count >= 5 or (len(code) == 9 and code.isalnum())
 
 
-def _luhn(number: str) -> bool:
-    total = 0
-    for i, ch in enumerate(reversed(number)):
-        d = int(ch) * (2 if i % 2 else 1)
-        total += d - 9 if d > 9 else d
-    return total % 10 == 0
-
-
 def ru_inn(value: str) -> bool:
     """Russian INN: 10 digits (organisations) or 12 (people), weighted mod-11 check digits."""
     n = [int(c) for c in digits(value)]
@@ -197,7 +214,7 @@ def se_personnummer(value: str) -> bool:
     if len(digits(value)) not in (10, 12) or len(n) != 10:
         return False
     day = int(n[4:6]) % 60  # samordningsnummer add 60 to the day
-    return 1 <= int(n[2:4]) <= 12 and 1 <= day <= 31 and _luhn(n)
+    return 1 <= int(n[2:4]) <= 12 and 1 <= day <= 31 and luhn_digits(n)
 
 
 def tr_tc_kimlik(value: str) -> bool:
@@ -221,8 +238,8 @@ def gulf_id(value: str) -> bool:
     784): Luhn."""
     n = digits(value)
     if len(n) == 15:
-        return n.startswith("784") and _luhn(n)
-    return len(n) == 10 and n[0] in "12" and _luhn(n)
+        return n.startswith("784") and luhn_digits(n)
+    return len(n) == 10 and n[0] in "12" and luhn_digits(n)
 
 
 def vn_cccd(value: str) -> bool:
@@ -230,10 +247,6 @@ def vn_cccd(value: str) -> bool:
     digit and the two-digit birth year, then six digits."""
     n = digits(value)
     return len(n) == 12 and 1 <= int(n[:3]) <= 96 and n[3] in "0123"
-
-
-def _weighted(number: str, weights: tuple[int, ...]) -> int:
-    return sum(int(d) * w for d, w in zip(number, weights, strict=False))
 
 
 def _day_month(day: int, month: int) -> bool:
@@ -245,21 +258,21 @@ def th_citizen_id(value: str) -> bool:
     n = digits(value)
     if len(n) != 13 or n[0] not in "12345678":
         return False
-    return (11 - _weighted(n, tuple(range(13, 1, -1))) % 11) % 10 == int(n[12])
+    return (11 - weighted(n, tuple(range(13, 1, -1))) % 11) % 10 == int(n[12])
 
 
 def il_teudat_zehut(value: str) -> bool:
     """Israeli identity number (Teudat Zehut): nine digits (leading zeros written), the
     last a Luhn check digit."""
     n = digits(value)
-    return len(n) == 9 and len(set(n)) >= 3 and _luhn(n)
+    return len(n) == 9 and len(set(n)) >= 3 and luhn_digits(n)
 
 
 def gr_amka(value: str) -> bool:
     """Greek social security number (AMKA): a DDMMYY birth date, four digits and a Luhn
     check digit."""
     n = digits(value)
-    return len(n) == 11 and _day_month(int(n[:2]), int(n[2:4])) and _luhn(n)
+    return len(n) == 11 and _day_month(int(n[:2]), int(n[2:4])) and luhn_digits(n)
 
 
 def ua_rnokpp(value: str) -> bool:
@@ -268,7 +281,7 @@ def ua_rnokpp(value: str) -> bool:
     n = digits(value)
     if len(n) != 10 or len(set(n)) < 3:
         return False
-    return _weighted(n, (-1, 5, 7, 9, 4, 6, 10, 5, 7)) % 11 % 10 == int(n[9])
+    return weighted(n, (-1, 5, 7, 9, 4, 6, 10, 5, 7)) % 11 % 10 == int(n[9])
 
 
 _HETU_CHECK = "0123456789ABCDEFHJKLMNPRSTUVWXY"
@@ -307,7 +320,7 @@ def ro_cnp(value: str) -> bool:
         return False
     if not (1 <= int(n[7:9]) <= 52 or n[7:9] == "70"):
         return False
-    check = _weighted(n, (2, 7, 9, 1, 4, 6, 3, 5, 8, 2, 7, 9)) % 11
+    check = weighted(n, (2, 7, 9, 1, 4, 6, 3, 5, 8, 2, 7, 9)) % 11
     return (1 if check == 10 else check) == int(n[12])
 
 
@@ -319,3 +332,16 @@ def id_nik(value: str) -> bool:
         return False
     day = int(n[6:8])
     return _day_month(day - 40 if day > 40 else day, int(n[8:10]))
+
+
+def tax_field_id(value: str) -> bool:
+    """A person's national id in a tax-id field, told apart by its shape and check digits:
+    Spanish DNI/NIE, Brazilian CPF, Ukrainian RNOKPP, Thai citizen id, Romanian CNP."""
+    number = digits(value)
+    if not value[-1].isdigit():
+        return es_dni(value)
+    if len(number) == 11:
+        return br_cpf(value)
+    if len(number) == 10:
+        return ua_rnokpp(value)
+    return len(number) == 13 and (th_citizen_id(value) or ro_cnp(value))

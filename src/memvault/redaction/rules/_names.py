@@ -1,132 +1,21 @@
-"""Detection rules for names and street addresses, found by the words around them.
+"""Detection rules for person names in running text, found by the words around them.
 
 A name is personal data only in context: after an honorific ("Dr.", "Frau"), a
 label ("Patient:", "Name:", "姓名："), an introduction ("my name is"), a closing
-("Best regards,") or before a verb of contact ("Jane Doe called"). Addresses are
-matched by their national shapes (number and street, street and number, postal
-codes). Each rule is data (see :mod:`vault._rules`).
+("Best regards,"), a greeting or a role ("Hi Jane Doe,", "approved by"), a phrase
+("review with", "follow up with", "call back:"), before a verb of contact ("Jane
+Doe called") or the person's id ("Ewa Wójcik, PESEL ..."). A candidate is kept only
+if it reads as a name, not a label or an organisation (``checks._names``).
 """
 
 from __future__ import annotations
 
+from .. import checks
 from .._rule import Rule
-from ..checks import _validators as v
-from ._names_data import (
-    CLOSINGS,
-    HAN_ROLES,
-    NOT_A_PERSON,
-    STREET_TYPES,
-)
+from ._fragments import ANY_NAME, CLOSINGS, NAME, NAME_END, RECORD_END, TWO_WORDS
 
-# --- street addresses ------------------------------------------------------------------------
-
-_CAP = r"\p{Lu}[\p{L}'’\-]*"
-_PL_STREET = (
-    _CAP + r"(?: " + _CAP + r"){0,3} \d{1,4}[A-Za-z]?(?:/\d{1,4})?(?: (?:m\.|lok\.) ?\d{1,4})?"
-)
-
-_ADDRESS = (
-    r"(?:(?m:^)|[^\p{L}\p{N}])(?P<value>"
-    # 221B Baker Street, London NW1 6XE; 12 Main St, Springfield, IL 62704
-    r"(?:(?:Apt|Apartment|Suite|Unit|Flat)\.? ?#?\d{1,4}[A-Za-z]?, )?"
-    r"\d{1,5}[A-Za-z]?,? (?:(?:N|S|E|W|North|South|East|West)\.? )?"
-    r"(?:" + _CAP + r"|\d{1,3}(?:st|nd|rd|th))(?: " + _CAP + r"){0,3} "
-    r"(?:" + STREET_TYPES + r")\b(?: (?:NW|NE|SW|SE|N|S|E|W)\b)?"
-    r"(?:,? (?:Apt|Apartment|Suite|Ste|Unit|Flat|Floor|#)\.? ?#?[\w\-]{1,6})?"
-    r"(?:\.?, ?" + _CAP + r"(?: " + _CAP + r"){0,2}(?:, [A-Z]{2} \d{5}(?:-\d{4})?"
-    r"|,? [A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2}))?"
-    # Hauptstraße 12, Berliner Str. 5a, Kalverstraat 92, 1012 AB Amsterdam
-    r"|\p{Lu}[\p{Ll}ß]+(?:straße|strasse|str\.|weg|gasse|platz|allee|damm|ufer|chaussee|straat"
-    r"|gracht|laan|plein|kade|dijk|singel)"
-    r" \d{1,4}[A-Za-z]?(?:-\d{1,4})?(?: (?:hs|huis|bis|bg|I{1,3})\b| / \d{1,2}\. OG\b)?"
-    r"(?:, ?(?:\d{5}|\d{4} ?[A-Z]{2}) " + _CAP + r")?"
-    r"|\p{Lu}[\p{Ll}ß]+(?:er)? (?:Straße|Strasse|Str\.|Weg|Gasse|Platz|Allee|Damm|Ring|[Aa]llee)"
-    r" \d{1,4}[a-z]?(?:, ?\d{5} " + _CAP + r")?"
-    # 12 rue de la Paix, 75002 Paris; 143 bis rue des Lilas
-    r"|\d{1,4}(?: bis| ter)?(?:,? (?:rue|avenue|boulevard|bd|place|allée|chemin|impasse|quai"
-    r"|route|faubourg|Rue|Avenue|Boulevard|Place|Allée|Chemin|Impasse|Quai)"
-    r"|, (?:cours|Cours|passage|esplanade|promenade))"
-    r" (?:(?:de la|de l'|de|du|des|la|le|les|l'|d')[ ]?)?"
-    + _CAP
-    + r"(?: (?:(?:de|du|des|la|le|et|sur) )?"
-    + _CAP
-    + r"){0,3}"
-    r"(?:,? \d{5} " + _CAP + r")?"
-    # Calle Mayor 5, C/ de Alcalá, 199, Via Roma 10, Rua Augusta, 467, Corso Vittorio Emanuele II 15
-    r"|(?:Calle|C/|Avenida|Avda\.|Av\.|Plaza|Paseo|Camino|Carrer|Carretera|Ronda|Rambla"
-    r"|Travessa|Travesía|Rua|Praça|Via|Viale|Piazza|Piazzale|Corso|Vicolo|Largo)"
-    r" (?:(?:de la|de los|de las|del|de|da|das|do|dos|dei|degli|delle|della|di) )?"
-    + _CAP
-    + r"(?: (?:(?:de|del|di|da|do|y|e) )?"
-    + _CAP
-    + r"){0,3},? (?:n\.?º ?)?\d{1,4}[A-Za-z]?"
-    r"(?:,? \d{1,2}[º°ª](?: ?(?:\d{1,2}[º°ª]|[A-Z]\b|(?i:izq|izda|dcha|dch|der|centro|ctro)\b\.?))?"
-    r"|, (?:bajo|ático|entlo\.|entresuelo|pral\.|principal)\b)?"
-    r"(?:,? \d{5} " + _CAP + r")?"
-    # Indian: 76, MG Road / 243, Gandhi Marg
-    r"|\d{1,4}, (?:(?:" + _CAP + r"|\d{1,2}(?:st|nd|rd|th)) ){1,3}"
-    r"(?:Road|Marg|Nagar|Salai|Street|Lane|Block|Layout|Colony|Sector|Cross|Main)\b"
-    # Polish: ul. Grunwaldzka 168, os. Jana Pawła II 79, ul. Kwiatowa 175/10
-    r"|(?:ul\.|os\.|ulica|aleja|osiedle) "
-    + _PL_STREET
-    # ул. Садовая, д. 79, кв. 112
-    + r"|(?:ул\.|улица|пр-т|проспект|пер\.|переулок|шоссе|наб\.|бульвар|б-р) "
-    + _CAP
-    + r"(?: "
-    + _CAP
-    + r")?,? (?:д\.|дом) ?\d{1,4}[а-я]?(?:,? (?:кв\.|корп\.|стр\.) ?\d{1,4})*"
-    # 北京市朝阳区建国路88号, 東京都渋谷区神南1-2-3
-    r"|\p{Han}{1,4}(?:市|都|道|府|県|省)\p{Han}{1,6}(?:区|市|県|町|村)\p{Han}{1,8}"
-    r"(?:\d{1,5}号|\d{1,4}-\d{1,4}(?:-\d{1,4})?|\d{1,3}丁目(?:\d{1,4}番地?(?:\d{1,4}号)?)?)"
-    # the building and flat of a Chinese address: 22栋1754室, 3号楼2单元501室
-    r"(?:\d{1,4}(?:栋|幢|号楼|座)(?:\d{1,2}单元)?(?:\d{1,5}(?:室|号))?)?"
-    # Theodor-Heuss-Ring 100, Konrad-Adenauer-Straße 5
-    r"|\p{Lu}[\p{Ll}ß]+(?:-\p{Lu}[\p{Ll}ß]+)+-(?:Straße|Strasse|Str\.|Weg|Gasse|Platz|Allee"
-    r"|Damm|Ring|Ufer|Chaussee) \d{1,4}[a-z]?(?:, ?\d{5} " + _CAP + r")?"
-    # India: मकान नं. 97, Hill Road, Bandra West; House No. 268, शिवाजी नगर; Flat No 4, Sector 21
-    r"|(?:(?:मकान (?:नं\.?|नंबर|संख्या)|(?i:house|flat|plot|h\.) ?(?i:no\.?|number|#))"
-    r" ?\d{1,5}[A-Za-z]?(?:[-/]\d{1,5})?|(?:Flat|House|Plot) \d{1,5}[A-Za-z]?(?:[-/]\d{1,5})?,"
-    r" (?:\p{Lu}\p{Ll}+ ){1,3}(?:Apartments|Residency|Towers?|Enclave|Heights|Complex|Society))"
-    r"(?:,? (?:\p{Lu}[\p{L}]*|\p{Devanagari}+|\d{1,6}\b)"
-    r"(?: (?:No\. \d{1,4}\b|\p{Lu}[\p{L}]*|\p{Devanagari}+|\d{1,6}\b)){0,3}){1,3}"
-    r")"
-)
-
-# al. Jana Pawła II 13 m. 60, pl. Wolności 5: "al." and "pl." only where an address starts
-# (a line, a comma, "przy"), so a citation's "et al. Nature 521" is no street.
-_PL_ADDRESS = (
-    r"(?:(?m:^)[ \t]*|[,:;(][ \t]*|(?i:przy|adres)[ \t]+)(?P<value>(?:al|pl)\. " + _PL_STREET + ")"
-)
-
-# Am Anger 23a, An der Alster 4, Im Winkel 7: a preposition names the street. The number
-# must end the phrase, so "Im Jahr 2024" (four digits) and "Am Freitag 15 Uhr" stay.
-_PREPOSITION_STREET = (
-    r"(?:(?m:^)|[^\p{L}\p{N}])(?P<value>(?:Am|An der|An den|Auf der|Auf dem|Im|In der|In den"
-    r"|Zum|Zur|Unter den|Hinter der|Vor dem) \p{Lu}[\p{Ll}ß]+ \d{1,3}[a-z]?)"
-    r"(?:[,;)]|\.?\r?(?m:$)|,? \d{5} )"
-)
-
-# --- person names --------------------------------------------------------------------------
-
-_LOWER = r"(?:\p{Ll}|\\u00[e-f][0-9a-f])"  # JSON writes "é" as \u00e9
-_LATIN_WORD = r"\p{Lu}(?:[\p{Ll}'’]*\p{Lu})?" + _LOWER + r"+(?:-\p{Lu}?" + _LOWER + r"+)?"
-_UPPER_WORD = r"\p{Lu}{2,}(?:-\p{Lu}{2,})?"
-_NAME_WORD = r"(?:" + _LATIN_WORD + r"|\p{Lu}\.|" + _UPPER_WORD + r")"
-# "Lindqvist, Gustav" and "KINGSBURY, Fiona": a family name, a comma, a given name.
-_FAMILY_GIVEN = r"(?:" + _LATIN_WORD + r"|" + _UPPER_WORD + r"), " + _LATIN_WORD
-_PARTICLE = r"(?:van der|van den|de la|van|von|der|den|de|da|di|del|della|du|la|le|bin|ibn|al|el|zu|dos|das|do)"  # noqa: E501
-_NAME = (
-    r"(?:" + _NAME_WORD + r"(?: (?:" + _PARTICLE + r" )?" + _NAME_WORD + r"){0,3}"
-    r"|[\p{Han}々]+[ 　][\p{Han}々]+|[\p{Han}々]{2,}?|[\p{Han}々]+\p{Hiragana}+?"
-    r"|\p{Katakana}[\p{Katakana}ー・]+|\p{Hangul}{2,}?"
-    r"|\p{Arabic}+(?: \p{Arabic}+){0,3}|\p{Devanagari}+(?: \p{Devanagari}+)?)"
-)
-# Where a name ends: not inside a word, not a label ("Jane Doe Email:"), or before the
-# words that follow a name in CJK, Korean and Hindi sentences.
-_NAME_END = (
-    r"(?:$|[^\p{L}\p{N}:：@_\-]|[.\-][^\p{L}\p{N}]|입니다|이에요|예요|씨|님|です|と申します|さん|様"
-    r"|今年|是|的|，| (?:है|हूँ|हूं|हैं|जी|ने|का|की|के|को|से|और))"
-)
+# The cues of the first rule: an honorific, a label, an introduction, or a closing (or a
+# signature's "--") with the name on the next line.
 _HONORIFIC = (
     r"(?:(?m:^)|[^\p{L}\p{N}.])(?:(?:Mr|Mrs|Ms|Mx|Dr|Dra|Prof|Sr|Sra|Srta|Sig|Dott|Avv|Ing|Rev|Mevr"
     r"|Dhr|Smt|Shri|Sri)\.?|Miss|Sir|Dame|Herr|Frau|Hr\.|Fr\.|M\.|Mme|Mlle|Sig\.ra|Dott\.ssa"
@@ -174,73 +63,112 @@ _INTRO = (
 _SIGNATURE = r"(?m:^)[ \t]*(?:(?i:" + CLOSINGS + r")[ \t]*[,!.]?|--[ \t]?)[ \t]*\r?\n[ \t]*"
 _PERSON = (
     r"(?:" + _HONORIFIC + r"|" + _LABEL + r"|" + _INTRO + r"|" + _SIGNATURE + r")"
-    r"(?P<value>" + _NAME + r")" + _NAME_END
+    r"(?P<value>" + NAME + r")" + NAME_END
 )
-
 # "Jane Doe called about the invoice": the verb after the name is the cue.
 _SUBJECT = (
-    r"(?:(?m:^)|[^\p{L}\p{N}])(?P<value>" + _NAME + r") (?:(?:called|phoned|rang|emailed|ligou"
+    r"(?:(?m:^)|[^\p{L}\p{N}])(?P<value>" + NAME + r") (?:(?:called|phoned|rang|emailed|ligou"
     r"|hat (?:wegen|angerufen|uns)|rief)\b|llamó|a (?:appelé|téléphoné)|звонила?|позвонила?|ने )"
 )
-
-# Two to four capitalised Latin words, particles between: the shape most rules call a name.
-_TWO_WORDS = _LATIN_WORD + r"(?: (?:" + _PARTICLE + r" )?" + _LATIN_WORD + r"){1,3}"
-
-
-def _person(value: str) -> bool:
-    """A name by shape alone: a plausible name none of whose words is a label's."""
-    return v.person_name(value) and not any(
-        word.strip(".,'’\"").lower() in NOT_A_PERSON for word in value.split()
-    )
-
-
-def _han_name(value: str) -> bool:
-    """A Han name before an honorific: not a role that takes one ("担当者様")."""
-    return value.replace("\u3000", " ").replace(" ", "") not in HAN_ROLES and v.person_name(value)
-
-
-def _hl7_name(value: str) -> bool:
-    """An HL7 FAMILY^GIVEN name, judged as the words it is made of."""
-    return _person(value.replace("^", " ").title())
+# Introductions over the phone: "Hi, it's Jane Doe from Riverside Dental", "this is Jane Doe at"
+_ITS = (
+    r"(?i:\bit's|\bit’s|\bit is|\bthis is)[ \t]+(?P<value>" + TWO_WORDS + r")"
+    r"[ \t]+(?:from|at|with|of|here|calling)\b"
+)
+# A name, then the person's id or birth: "Ewa Wójcik, PESEL 97020889117", "Jane Doe, born 1980"
+_NAME_THEN_ID = (
+    r"(?:(?m:^)|[^\p{L}\p{N}])(?P<value>" + TWO_WORDS + r"), (?:PESEL|NIP|DNI|NIE|NIF|BSN|SSN"
+    r"|CPF|NINO|Codice [Ff]iscale|C\.F\.|(?i:born|geb\.|geboren|ur\.|urodzon[ay]|née?|nato|nata"
+    r"|nacid[oa]|DOB|date of birth))\b"
+)
+# Running text: "el cliente Ana Pérez", "approved by Jane Doe", "Hi Jane Doe,"
+_ROLE_WORD = (
+    r"(?:(?m:^)|[^\p{L}])(?:(?i:cliente|paciente|usuario|usuaria|usuário|usuária|utente"
+    r"|colaborador|colaboradora|approved by|signed by|signed off by|reviewed by|requested by"
+    r"|visited by|seen by"
+    r"|reported by|assigned to|escalated to|office manager|account manager|name on the "
+    r"(?:order|account|card|booking|reservation|ticket|invoice) is|hi|hello|dear|hey|hola"
+    r"|bonjour|hallo|olá|oi|ciao|estimado|estimada|querido|querida|fiche client"
+    r"|client file|patient file|klient|klientka|pacjent|pacjentka|onboarding|offboarding"
+    r"|alta de emplead[oa]|baja de emplead[oa]|arrivée de|départ de)[ \t]+(?:[-–—][ \t]+)?)"
+    r"(?P<value>" + TWO_WORDS + r")" + NAME_END
+)
+_ROLE_WORD_CUE = (
+    r"(?i:cliente|paciente|usuari[oa]|usuári[oa]|utente|colaborador|ed by|off by|to|manager|is"
+    r"|hi|hello|dear|hey|hola|bonjour|hallo|olá|oi|ciao|estimad[oa]|querid[oa]|client|patient"
+    r"|colaboradora|klient|klientka|pacjent|pacjentka|onboarding|offboarding|emplead[oa]"
+    r"|arrivée de|départ de) "
+)
+# Phrases of running text before a name: "review with Jane Doe", "escalate to Jane Doe",
+# "avisar a", "Yedek sorumlusu", "спросить у".
+_NAME_AFTER = (
+    r"review with|meeting with|call with|sync with|1:1 with|lunch with|interview with"
+    r"|escalate to|reach out to|avisar a|contactar (?:a|con)|preguntar a|hablar con"
+    r"|sorumlusu|спросить у|уточнить у|узнать у|обратиться к|согласовать с"
+)
+# "review with Jane Doe", "escalate to Jane Doe", "спросить у Светлана Шубин", and a
+# letter's "От Константин Чернышёв,".
+_NAME_AFTER_PHRASE = (
+    r"(?:(?:(?m:^)|[^\p{L}])(?i:" + _NAME_AFTER + r")|(?m:^)От)[ \t]+"
+    r"(?P<value>" + TWO_WORDS + r")" + NAME_END
+)
+# "jane@example.org (Jane Doe)", "the contractor (Jane Doe)", "(pasted by Jane Doe!)"
+_BESIDE = (
+    r"(?:@[\w\-]+(?:\.[\w\-]+)*\.\p{L}{2,}[ \t]*\(|(?i:contractor|consultant|freelancer"
+    r"|intern|candidate|tenant|landlord|patient|customer|client|on-call|on call)[ \t]*\("
+    r"|(?i:pasted|sent|shared|posted|forwarded|submitted|signed|written) by[ \t]+)"
+    r"(?P<value>" + ANY_NAME + r")(?:[)!]|" + NAME_END + r")"
+)
+# "follow up with Jane Doe:", "dar seguimiento a", "зв'язатися з", "nachfassen bei"
+_FOLLOW_UP = (
+    r"(?:(?m:^)|[^\p{L}])(?i:follow up with|follow-up with|dar seguimiento a|hacer seguimiento a"
+    r"|зв['’]язатися з|связаться с|nachfassen bei|relancer|ricontattare|entrar em contato com"
+    r"|skontaktować się z|ota yhteyttä|kontaktovat|contactați|hubungi|フォロー[：:]|跟进[：:]?)"
+    r"[ \t]*(?P<value>" + ANY_NAME + r")[ \t]*[:：,.(]"
+)
+# Phrases before a name and the phone number to call it on: "call back: Jane Doe (050 ...)".
+_CALL_BACK_WORDS = (
+    r"call back|callback|soita takaisin|soita|rappeler|zurückrufen|rückruf an|devolver llamada a"
+    r"|llamar a|ligar para|richiamare|terugbellen|oddzwonić do|zavolat|sunați|telepon"
+    r"|перезвонити|передзвонити|перезвонить|לחזור אל|לחזור ל|התקשר ל|โทรกลับ|回电|回電|折り返し"
+)
+# "call back: Jane Doe (050 ...)", "rappeler Jane Doe (+33 ...)": a name before a phone
+_CALL_BACK = (
+    r"(?:(?m:^)|[^\p{L}])(?i:"
+    + _CALL_BACK_WORDS
+    + r")[ \t]*[:：]?[ \t]*(?P<value>"
+    + ANY_NAME
+    + r")"
+    r"[ \t]*[(,:][ \t]*\+?\d"
+)
+# Thanks before a name: "Thanks Jane Doe — ...".
+_THANKS_WORDS = (
+    r"thanks|thank you|thx|danke|merci|gracias|obrigad[oa]|grazie|kiitos|děkuji|mulțumesc"
+)
+# "Thanks Jane Doe — refund ...", "Merci Doe, Jane!"
+_THANKS = (
+    r"(?:(?m:^)|[^\p{L}])(?i:" + _THANKS_WORDS + r")[ \t]+(?P<value>" + ANY_NAME + r")"
+    r"[ \t]*(?:[—–!,.]|\r?(?m:$))"
+)
+# A list item that opens with a name and a verb: "2. Jane Doe shared the creds in chat"
+_ITEM_SUBJECT = (
+    r"(?m:^)[ \t]*(?:\d{1,2}[.)]|[-*•])[ \t]+(?P<value>" + ANY_NAME + r")[ \t]+(?:shared"
+    r"|sent|posted|pasted|asked|said|reported|approved|signed|called|emailed|wrote|uploaded"
+    r"|forwarded|requested|confirmed|agreed)\b"
+)
+# title: onboarding — Jane Doe
+_ONBOARDING = (
+    r"(?i:onboarding|offboarding)[ \t]*[—–\-:][ \t]*(?P<value>" + ANY_NAME + r")" + RECORD_END
+)
 
 
 RULES: tuple[Rule, ...] = (
-    Rule(
-        name="street_address",
-        kind="street_address",
-        category="personal",
-        pattern=_ADDRESS,
-        priority=4,
-        gate="names",
-        description="street addresses in US, UK, German, Dutch, French, Spanish, Italian, "
-        "Portuguese, Indian, Russian, Chinese and Japanese forms, with postal codes",
-    ),
-    Rule(
-        name="street_address_pl",
-        kind="street_address",
-        category="personal",
-        pattern=_PL_ADDRESS,
-        priority=4,
-        gate="cues",
-        cue=r"(?:al|pl)\. \p{Lu}",
-        description="Polish avenues and squares ('al. Jana Pawła II 13 m. 60', 'pl. Wolności 5')",
-    ),
-    Rule(
-        name="street_address_preposition",
-        kind="street_address",
-        category="personal",
-        pattern=_PREPOSITION_STREET,
-        priority=4,
-        gate="cues",
-        cue=r"(?:Am|An|Auf|Im|In|Zum|Zur|Unter|Hinter|Vor) [A-Z\xc4\xd6\xdc]",
-        description="German streets named by a preposition ('Am Anger 23a', 'An der Alster 4')",
-    ),
     Rule(
         name="person_name",
         kind="person_name",
         category="personal",
         pattern=_PERSON,
-        validator=v.person_name,
+        validator=checks.person_name,
         priority=3,
         gate="names",
         description="names after an honorific (Mr, Dr, Frau, Mme, Sr., г-н), a label "
@@ -252,10 +180,126 @@ RULES: tuple[Rule, ...] = (
         kind="person_name",
         category="personal",
         pattern=_SUBJECT,
-        validator=v.person_name,
+        validator=checks.person_name,
         priority=3,
         gate="names",
         description="names followed by a verb of contact ('Jane Doe called', 'X llamó', "
         "'X hat wegen', 'X ने')",
+    ),
+    Rule(
+        name="person_name_its",
+        kind="person_name",
+        category="personal",
+        pattern=_ITS,
+        validator=checks.name_by_shape,
+        priority=3,
+        gate="cues",
+        cue=r"(?i:it's|it’s|it is|this is) \p{Lu}",
+        description="callers who name themselves ('Hi, it's Jane Doe from Riverside Dental')",
+    ),
+    Rule(
+        name="person_name_addressed",
+        kind="person_name",
+        category="personal",
+        pattern=_ROLE_WORD,
+        validator=checks.name_by_shape,
+        priority=3,
+        gate="cues",
+        cue=_ROLE_WORD_CUE,
+        description="two-word names after a role or greeting in running text ('el cliente "
+        "Ana Pérez', 'approved by Jane Doe', 'Hi Jane Doe,')",
+    ),
+    Rule(
+        name="person_name_after_phrase",
+        kind="person_name",
+        category="personal",
+        pattern=_NAME_AFTER_PHRASE,
+        validator=checks.name_by_shape,
+        priority=3,
+        gate="cues",
+        cue=r"(?i:" + _NAME_AFTER + r")[ \t]+\p{Lu}|(?m:^)От \p{Lu}",
+        description="two-word names after 'review with', 'escalate to', 'спросить у', 'avisar a'",
+    ),
+    Rule(
+        name="person_name_beside",
+        kind="person_name",
+        category="personal",
+        pattern=_BESIDE,
+        validator=checks.name_by_shape,
+        priority=3,
+        gate="cues",
+        cue=r"\.\p{L}{2,}[ \t]*\(|(?i:contractor|consultant|freelancer|intern|candidate|tenant|call"
+        r"|landlord|patient|customer|client)[ \t]*\(|(?i:ed|en) by[ \t]",
+        description="names in parentheses after an e-mail address or a role, and after "
+        "'pasted by' ('jane@example.org (Jane Doe)', 'contractor (Jane Doe)')",
+    ),
+    Rule(
+        name="person_name_follow_up",
+        kind="person_name",
+        category="personal",
+        pattern=_FOLLOW_UP,
+        validator=checks.name_by_shape,
+        priority=3,
+        gate="cues",
+        cue=r"(?i:follow.up with|seguimiento a|язатися з|связаться с|nachfassen bei|relancer"
+        r"|ricontattare|contato com|się z|ota yhteyttä|kontaktovat|contactați|hubungi)"
+        r"|フォロー|跟进",
+        description="names after 'follow up with' and its translations",
+    ),
+    Rule(
+        name="person_name_call_back",
+        kind="person_name",
+        category="personal",
+        pattern=_CALL_BACK,
+        validator=checks.name_by_shape,
+        priority=3,
+        gate="cues",
+        cue=r"(?i:" + _CALL_BACK_WORDS + r")",
+        description="names before a phone number to call back ('call back: Jane Doe (050 ...)')",
+    ),
+    Rule(
+        name="person_name_thanks",
+        kind="person_name",
+        category="personal",
+        pattern=_THANKS,
+        validator=checks.name_by_shape,
+        priority=3,
+        gate="cues",
+        cue=r"(?i:" + _THANKS_WORDS + r") ",
+        description="names thanked ahead of a dash or a mark ('Thanks Jane Doe — refund ...')",
+    ),
+    Rule(
+        name="person_name_item_subject",
+        kind="person_name",
+        category="personal",
+        pattern=_ITEM_SUBJECT,
+        validator=checks.name_by_shape,
+        priority=3,
+        gate="cues",
+        cue=r"(?m:^)[ \t]*(?:\d{1,2}[.)]|[-*•])[ \t]+\S",
+        description="names opening a list item before a verb ('2. Jane Doe shared the creds')",
+    ),
+    Rule(
+        name="person_name_onboarding",
+        kind="person_name",
+        category="personal",
+        pattern=_ONBOARDING,
+        validator=checks.name_by_shape,
+        priority=3,
+        gate="cues",
+        cue=r"(?i:onboarding|offboarding)[ \t]*[—–\-:]",
+        description="names of people joining or leaving ('onboarding — Jane Doe')",
+    ),
+    Rule(
+        name="person_name_id",
+        kind="person_name",
+        category="personal",
+        pattern=_NAME_THEN_ID,
+        validator=checks.name_by_shape,
+        priority=3,
+        gate="cues",
+        cue=r"\p{Ll}, (?:PESEL|NIP|DNI|NIE|NIF|BSN|SSN|CPF|NINO|Codice|C\.F\."
+        r"|(?i:born|geb|ur\.|urodzon|née?|nat[oa]|nacid|dob|date of birth))",
+        description="names before the person's id or birth ('Ewa Wójcik, PESEL 97020889117')",
     ),
 )

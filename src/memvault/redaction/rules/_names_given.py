@@ -9,21 +9,23 @@ ordinary text ("Victoria Island", "Grace Hopper Award"), and not followed by ano
 capitalised word, as in a title or a heading in title case. A Markdown heading that opens
 with four capitalised words is consumed whole without a finding.
 
-They run last, after every rule that reads a name from its context, so that ties
-between findings resolve as before these rules were added.
+The gazetteer is a word list (``data/given_names.txt``, by region), less the names that
+are also everyday words (``data/common_words.txt``). These rules run last, after every
+rule that reads a name from its context, and rank below them.
 """
 
 from __future__ import annotations
 
 import re
 
+from .. import checks
 from .._rule import Rule
-from ._given_names import GIVEN_NAMES, NOT_FAMILY
-from ._names_data import NOT_A_PERSON
 
 # Longest first, so that a name is never cut to a shorter name it begins with.
 _GIVEN = (
-    "(?:" + "|".join(re.escape(n) for n in sorted(GIVEN_NAMES, key=lambda n: (-len(n), n))) + ")"
+    "(?:"
+    + "|".join(re.escape(n) for n in sorted(checks.GIVEN_NAMES, key=lambda n: (-len(n), n)))
+    + ")"
 )
 
 _LOWER = r"[\p{Ll}\p{M}]"
@@ -89,22 +91,13 @@ _FAMILY_GIVEN_CUE = (
     r"[ \t]*(?:[;|)\](\r\n]|$)"
 )
 
-_SKIP = NOT_FAMILY | NOT_A_PERSON
-
-
-def _family_name(value: str) -> bool:
-    """A name none of whose words is a place, an organisation or a word of a sentence."""
-    words = (word.strip(".,'’") for word in value.split())
-    return not any(word not in GIVEN_NAMES and word.lower() in _SKIP for word in words)
-
-
 RULES: tuple[Rule, ...] = (
     Rule(
         name="person_name_given",
         kind="person_name",
         category="personal",
         pattern=_GIVEN_FAMILY,
-        validator=_family_name,
+        validator=checks.family_name,
         priority=2,
         gate="cues",
         cue=_GIVEN_FAMILY_CUE,
@@ -116,7 +109,7 @@ RULES: tuple[Rule, ...] = (
         kind="person_name",
         category="personal",
         pattern=_FAMILY_GIVEN,
-        validator=_family_name,
+        validator=checks.family_name,
         priority=2,
         gate="cues",
         cue=_FAMILY_GIVEN_CUE,

@@ -1,16 +1,17 @@
-"""Detection rules for national identifiers: numbers a state gives its people.
+"""Detection rules for national identifiers: numbers a state gives its people, by their
+shape and, where the shape is common, the words that name them.
 
-Each is kept only if its check digits hold (and, for the weaker formats, next to
-the words that name it), so that order, ticket and account numbers of the same
-shape stay. The rules run after those of :mod:`vault._rules_personal`.
+Each is kept only if its check digits hold (``checks._national_ids``) and, for
+the weaker formats, next to the words that name it, so that order, ticket and
+account numbers of the same shape stay. Identifiers found by the label or the column
+header before them are in ``_national_ids_labelled``.
 """
 
 from __future__ import annotations
 
+from .. import checks
 from .._rule import Rule
-from ..checks import _national_ids as ids
-from ..checks import _validators as v
-from ._personal import IBAN_RUN
+from ._fragments import CUE_ENDS, IBAN_RUN
 
 # Labels for any national identifier: a key or column named for it is context enough for
 # numbers whose check digits hold.
@@ -19,13 +20,40 @@ _NATIONAL_ID_WORDS = (
     "citizen id", "personal_id", "personal id", "id_number",
 )  # fmt: skip
 
+
 RULES: tuple[Rule, ...] = (
+    Rule(
+        name="us_ssn",
+        kind="ssn",
+        category="personal",
+        pattern=r"\b(?P<value>\d{3}-\d{2}-\d{4}|\d{3} \d{2} \d{4})\b",
+        validator=checks.us_ssn,
+        priority=12,
+        description="US social security numbers, dashed or spaced",
+    ),
+    Rule(
+        name="us_ssn_plain",
+        kind="ssn",
+        category="personal",
+        pattern=r"\b(?P<value>\d{9})\b",
+        keywords=("ssn", "social security", "seguro social", "sécurité sociale américain"),
+        context=(
+            *(f"ssn{end}" for end in CUE_ENDS),
+            "ssn）",
+            "ssn)",
+            "social security",
+            "seguro social",
+        ),
+        validator=checks.us_ssn,
+        priority=12,
+        description="US social security numbers without dashes, next to 'SSN'",
+    ),
     Rule(
         name="uk_nino",
         kind="national_id",
         category="personal",
         pattern=r"\b(?P<value>[A-Z]{2}(?: ?\d{2}){3} ?[A-D])\b",
-        validator=ids.uk_nino,
+        validator=checks.uk_nino,
         priority=16,
         description="UK National Insurance numbers (with HMRC's excluded prefixes)",
     ),
@@ -36,7 +64,7 @@ RULES: tuple[Rule, ...] = (
         pattern=r"\b(?P<value>\d{3}[ \-]?\d{3}[ \-]?\d{4})\b",
         keywords=("nhs",),
         context=("nhs",),
-        validator=v.nhs_number,
+        validator=checks.nhs_number,
         priority=16,
         description="UK NHS numbers (mod-11) next to 'NHS'",
     ),
@@ -47,7 +75,7 @@ RULES: tuple[Rule, ...] = (
         pattern=(
             IBAN_RUN + r"|\b\d{4}(?:[ \-]\d{4}){3,}|\b(?P<value>[2-9]\d{3}[ \-]\d{4}[ \-]\d{4})\b"
         ),
-        validator=v.aadhaar,
+        validator=checks.aadhaar,
         priority=16,
         description="Indian Aadhaar numbers in groups of four (Verhoeff)",
     ),
@@ -58,7 +86,7 @@ RULES: tuple[Rule, ...] = (
         pattern=r"\b(?P<value>[2-9]\d{11})\b",
         keywords=("aadhaar", "aadhar", "uidai", "आधार", *_NATIONAL_ID_WORDS),
         context=("aadhaar", "aadhar", "uidai", "आधार", *_NATIONAL_ID_WORDS),
-        validator=v.aadhaar,
+        validator=checks.aadhaar,
         priority=16,
         description="Indian Aadhaar numbers without spaces, next to 'Aadhaar'",
     ),
@@ -69,7 +97,7 @@ RULES: tuple[Rule, ...] = (
         pattern=r"\b(?P<value>[CFGHJKLMNPRTVWXYZ][0-9CFGHJKLMNPRTVWXYZ]{8}\d?)\b",
         keywords=("ausweis", "id card", "identity card", "id-karte"),
         context=("ausweis", "id card", "identity card", "id-karte"),
-        validator=ids.de_id_card,
+        validator=checks.de_id_card,
         priority=16,
         description="German identity card numbers next to 'Personalausweis' (ICAO check digit)",
     ),
@@ -96,7 +124,7 @@ RULES: tuple[Rule, ...] = (
             "taxid",
             *_NATIONAL_ID_WORDS,
         ),
-        validator=ids.de_tax_id,
+        validator=checks.de_tax_id,
         priority=16,
         description="German tax identification numbers (Steuer-ID, ISO 7064 check digit)",
     ),
@@ -105,7 +133,7 @@ RULES: tuple[Rule, ...] = (
         kind="national_id",
         category="personal",
         pattern=(r"\b(?P<value>[1278] ?\d{2} ?\d{2} ?(?:\d{2}|2[AB]) ?\d{3} ?\d{3} ?\d{2})\b"),
-        validator=ids.fr_nir,
+        validator=checks.fr_nir,
         priority=16,
         description="French social security (INSEE/NIR) numbers with their key",
     ),
@@ -117,7 +145,7 @@ RULES: tuple[Rule, ...] = (
         keywords=("dni", "nie", "nif", "d.n.i", "documento", "identidad"),
         context=("dni", "nie", "nif", "d.n.i", "documento", "identidad"),
         window=64,
-        validator=ids.es_dni,
+        validator=checks.es_dni,
         priority=16,
         description="Spanish DNI/NIF and NIE numbers (mod-23 letter) next to 'DNI', 'NIE', 'NIF'",
     ),
@@ -129,7 +157,7 @@ RULES: tuple[Rule, ...] = (
             r"\b(?P<value>[A-Z]{6}[0-9LMNPQRSTUV]{2}[ABCDEHLMPRST][0-9LMNPQRSTUV]{2}[A-Z]"
             r"[0-9LMNPQRSTUV]{3}[A-Z])\b"
         ),
-        validator=ids.it_codice_fiscale,
+        validator=checks.it_codice_fiscale,
         priority=16,
         description="Italian codice fiscale (check letter)",
     ),
@@ -140,7 +168,7 @@ RULES: tuple[Rule, ...] = (
         pattern=r"\b(?P<value>\d{9}|\d{4}\.\d{2}\.\d{3}|\d{3}[ .]\d{3}[ .]\d{3})\b",
         keywords=("bsn", "burgerservicenummer", "sofinummer", "sofi-nummer", *_NATIONAL_ID_WORDS),
         context=("bsn", "burgerservicenummer", "sofinummer", "sofi-nummer", *_NATIONAL_ID_WORDS),
-        validator=ids.nl_bsn,
+        validator=checks.nl_bsn,
         priority=16,
         description="Dutch citizen service numbers (BSN, eleven-test) next to 'BSN'",
     ),
@@ -151,7 +179,7 @@ RULES: tuple[Rule, ...] = (
         pattern=r"\b(?P<value>\d{3}\.\d{3}\.\d{3}-\d{2}|\d{11})\b",
         keywords=("cpf", *_NATIONAL_ID_WORDS),
         context=("cpf", *_NATIONAL_ID_WORDS),
-        validator=ids.br_cpf,
+        validator=checks.br_cpf,
         priority=16,
         description="Brazilian CPF numbers (two check digits) next to 'CPF'",
     ),
@@ -160,7 +188,7 @@ RULES: tuple[Rule, ...] = (
         kind="national_id",
         category="personal",
         pattern=r"\b(?P<value>\d{3}-\d{3}-\d{3}[ \-]\d{2})\b",
-        validator=ids.ru_snils,
+        validator=checks.ru_snils,
         priority=16,
         description="Russian SNILS numbers (checksum)",
     ),
@@ -169,7 +197,7 @@ RULES: tuple[Rule, ...] = (
         kind="national_id",
         category="personal",
         pattern=r"\b(?P<value>[1-9]\d{5}(?:19|20)\d{2}[01]\d[0-3]\d{4}[\dXx])\b",
-        validator=ids.cn_resident_id,
+        validator=checks.cn_resident_id,
         priority=17,
         description="Chinese resident identity numbers (ISO 7064 check character)",
     ),
@@ -180,7 +208,7 @@ RULES: tuple[Rule, ...] = (
         pattern=r"\b(?P<value>\d{11})\b",
         keywords=("pesel",),
         context=("pesel",),
-        validator=ids.pl_pesel,
+        validator=checks.pl_pesel,
         priority=16,
         description="Polish PESEL numbers (birth date and check digit) next to 'PESEL'",
     ),
@@ -191,7 +219,7 @@ RULES: tuple[Rule, ...] = (
         pattern=r"\b(?P<value>\d{12}|\d{4} \d{4} \d{4})\b",
         keywords=("マイナンバー", "個人番号", "my number", *_NATIONAL_ID_WORDS),
         context=("マイナンバー", "個人番号", "my number", *_NATIONAL_ID_WORDS),
-        validator=ids.jp_my_number,
+        validator=checks.jp_my_number,
         priority=17,
         description="Japanese My Number (individual number) next to 'マイナンバー'",
     ),
@@ -202,7 +230,7 @@ RULES: tuple[Rule, ...] = (
         pattern=r"\b(?P<value>\d{12}|\d{10})\b",
         keywords=("инн", "inn"),
         context=("инн", "inn "),
-        validator=ids.ru_inn,
+        validator=checks.ru_inn,
         priority=16,
         description="Russian taxpayer numbers (ИНН, mod-11 check digits) next to 'ИНН'",
     ),
@@ -213,7 +241,7 @@ RULES: tuple[Rule, ...] = (
         pattern=r"\b(?P<value>(?:19|20)?\d{6}[\-+]?\d{4})\b",
         keywords=("personn", "pnr", "samordningsnummer", *_NATIONAL_ID_WORDS),
         context=("personn", "pnr", "samordningsnummer", *_NATIONAL_ID_WORDS),
-        validator=ids.se_personnummer,
+        validator=checks.se_personnummer,
         priority=16,
         description="Swedish personnummer (birth date and Luhn) next to 'personnummer'",
     ),
@@ -224,7 +252,7 @@ RULES: tuple[Rule, ...] = (
         pattern=r"\b(?P<value>[1-9]\d{10})\b",
         keywords=("kimlik", "t.c.", "tckn", *_NATIONAL_ID_WORDS),
         context=("kimlik", "t.c.", "tckn", *_NATIONAL_ID_WORDS),
-        validator=ids.tr_tc_kimlik,
+        validator=checks.tr_tc_kimlik,
         priority=16,
         description="Turkish TC Kimlik numbers (two check digits) next to 'Kimlik'",
     ),
@@ -235,7 +263,7 @@ RULES: tuple[Rule, ...] = (
         pattern=r"\b(?P<value>\d{6}-\d{7})\b",
         keywords=("주민등록", "rrn", "resident registration", *_NATIONAL_ID_WORDS),
         context=("주민등록", "rrn", "resident registration", *_NATIONAL_ID_WORDS),
-        validator=ids.kr_rrn,
+        validator=checks.kr_rrn,
         priority=16,
         description="Korean resident registration numbers next to '주민등록번호'",
     ),
@@ -246,7 +274,7 @@ RULES: tuple[Rule, ...] = (
         pattern=r"\b(?P<value>784-\d{4}-\d{7}-\d)\b",
         keywords=("784-",),
         gate="keywords",
-        validator=ids.gulf_id,
+        validator=checks.gulf_id,
         priority=16,
         description="Emirates ID numbers (784-YYYY-NNNNNNN-C, Luhn)",
     ),
@@ -257,7 +285,7 @@ RULES: tuple[Rule, ...] = (
         pattern=r"\b(?P<value>784\d{12}|[12]\d{9})\b",
         keywords=("الهوية", "إقامة", "اقامة", "iqama", "emirates id", *_NATIONAL_ID_WORDS),
         context=("الهوية", "إقامة", "اقامة", "iqama", "emirates id", *_NATIONAL_ID_WORDS),
-        validator=ids.gulf_id,
+        validator=checks.gulf_id,
         priority=16,
         description="Saudi national ids and iqamas, and Emirates IDs without dashes (Luhn), "
         "next to 'رقم الهوية' or 'iqama'",
@@ -270,8 +298,18 @@ RULES: tuple[Rule, ...] = (
         keywords=("cccd", "căn cước", "can cuoc", "cmnd"),
         context=("cccd", "căn cước", "can cuoc", "cmnd"),
         window=24,
-        validator=ids.vn_cccd,
+        validator=checks.vn_cccd,
         priority=16,
         description="Vietnamese citizen identity card numbers (CCCD) next to 'CCCD'",
+    ),
+    Rule(
+        name="th_citizen_id",
+        kind="national_id",
+        category="personal",
+        # The dashed 1-4-5-2-1 grouping is how the card prints it, and no other number's.
+        pattern=r"\b(?P<value>[1-8]-\d{4}-\d{5}-\d{2}-\d)\b",
+        validator=checks.th_citizen_id,
+        priority=16,
+        description="Thai citizen ids in their printed grouping 1-2345-67890-12-3 (mod-11)",
     ),
 )
