@@ -193,7 +193,9 @@ def _path_test(pattern: str) -> Callable[[str], bool]:
         parts = [
             ".*" if ch == "*" else "." if ch == "?" else f"\\x{{{ord(ch):x}}}" for ch in pattern
         ]
-        compiled = re2.compile("(?s)" + "".join(parts))
+        options = re2.Options()
+        options.log_errors = False  # RE2 would print its own line to stderr
+        compiled = re2.compile("(?s)" + "".join(parts), options)
         return lambda p: compiled.fullmatch(p) is not None
     if pattern.endswith("/") and len(pattern) > 1:
         directory = pattern.rstrip("/")
