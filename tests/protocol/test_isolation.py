@@ -309,6 +309,7 @@ _commands = st.one_of(
 _steps = st.lists(st.tuples(st.sampled_from(["alice", "bob"]), _commands), max_size=16)
 
 
+@pytest.mark.slow  # a sweep of seconds: outside the fast tier
 def test_random_interleavings_never_cross_users(tmp_path: Path) -> None:
     """Random command sequences of two users: each behaves as if alone; the other is untouched."""
     serial = itertools.count()

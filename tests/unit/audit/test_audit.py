@@ -213,6 +213,7 @@ _CORRUPT = {
 }
 
 
+@pytest.mark.slow  # a sweep of seconds: outside the fast tier
 def test_every_flipped_byte_is_named(pristine: Pristine) -> None:
     """A byte changed anywhere (newline included) is reported at its own segment and line.
 
