@@ -1,4 +1,4 @@
-"""Random command sequences give the same answers from the vault and from the spec model."""
+"""Random command sequences give the same answers from the vault and the protocol model (§2-§7)."""
 
 from __future__ import annotations
 

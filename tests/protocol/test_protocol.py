@@ -157,7 +157,7 @@ def test_view_range_on_a_directory_is_refused(tool: MemoryTool) -> None:
 
 
 def test_view_missing_path(tool: MemoryTool) -> None:
-    """A missing path (also one below a file) gets the spec's message, without "Error:"."""
+    """A missing path (also one below a file): the documented message (§2.3), no "Error:"."""
     create(tool, "/memories/a.txt", "x")
     for path in ("/memories/nope.txt", "/memories/nope/", "/memories/a.txt/b"):
         assert refused(tool, "view", path=path) == (
@@ -488,7 +488,7 @@ def test_str_replace_with_empty_new_str_deletes_the_text(tool: MemoryTool) -> No
 
 
 def test_str_replace_no_match(tool: MemoryTool) -> None:
-    """An old_str not in the file: the spec's message, and the file is unchanged."""
+    """An old_str not in the file: the documented message (§4); the file is unchanged."""
     create(tool, "/memories/a.txt", "hello")
     assert refused(tool, "str_replace", path="/memories/a.txt", old_str="Hello", new_str="x") == (
         "No replacement was performed, old_str `Hello` did not appear verbatim in /memories/a.txt."
@@ -532,7 +532,7 @@ def test_str_replace_empty_old_str_is_refused(tool: MemoryTool) -> None:
 
 @pytest.mark.parametrize("path", ["/memories/nope.txt", "/memories/d"])
 def test_str_replace_needs_an_existing_file(tool: MemoryTool, path: str) -> None:
-    """A missing path or a directory gets the spec's "Please provide a valid path" error."""
+    """A missing path or a directory gets §4's "Please provide a valid path" error."""
     create(tool, "/memories/d/a.txt", "x")
     assert refused(tool, "str_replace", path=path, old_str="x", new_str="y") == (
         f"Error: The path {path} does not exist. Please provide a valid path."

@@ -62,7 +62,7 @@ class Runner:
     """One user's memory commands, each run as an audited transaction.
 
     Made by the vault (:meth:`memvault.Vault.runner`); adapters (the SDK tool,
-    the MCP server, ``memvault exec``) are thin shells over :meth:`run`. Calls
+    ``memvault exec``, the demo) are thin shells over :meth:`run`. Calls
     are serialized by the vault's lock, so a runner may be shared by threads.
     """
 
