@@ -134,31 +134,18 @@ def new_file(path: Path, *, mode: int = 0o600, replace: bool = False) -> Iterato
     ``replace`` is off) or its directory does not, :class:`StorageError` if it
     cannot be written.
     """
-    directory = path.parent
     try:
-        fd, temp = _open_temp(directory, path.name, mode, named=replace)
-    except (FileNotFoundError, NotADirectoryError):
-        raise UsageError(
-            f"cannot write {path}: the directory {directory} does not exist",
-            hint="create it first, or choose another place",
-        ) from None
-    except OSError as exc:
-        raise _write_error(path, exc) from None
-    try:
-        try:
-            yield lambda data: write_all(fd, data)
-            os.fsync(fd)
-            _publish(fd, temp, path, replace=replace)
-        finally:
-            os.close(fd)
-            if temp is not None:
-                with suppress(OSError):
-                    os.unlink(temp)
-        fsync_dir(directory)
+        with _writing(path, mode, replace=replace) as write:
+            yield write
     except FileExistsError:
         raise UsageError(
             f"{path} already exists; it was left as it is",
             hint="choose a new file name",
+        ) from None
+    except (FileNotFoundError, NotADirectoryError):
+        raise UsageError(
+            f"cannot write {path}: the directory {path.parent} does not exist",
+            hint="create it first, or choose another place",
         ) from None
     except OSError as exc:
         raise _write_error(path, exc) from None
@@ -174,13 +161,30 @@ def write_new(path: Path, data: bytes, *, mode: int = 0o600) -> bool:
     race to create it); raises :class:`StorageError` if it cannot be written.
     """
     try:
-        with new_file(path, mode=mode) as write:
+        with _writing(path, mode, replace=False) as write:
             write(data)
-    except UsageError:
-        if os.path.lexists(path):
-            return False
-        raise
+    except FileExistsError:
+        return False
+    except OSError as exc:
+        raise _write_error(path, exc) from None
     return True
+
+
+@contextmanager
+def _writing(path: Path, mode: int, *, replace: bool) -> Iterator[Writer]:
+    """:func:`new_file` without the translation of errors: raises ``OSError``
+    (``FileExistsError`` when ``path`` exists and ``replace`` is off)."""
+    fd, temp = _open_temp(path.parent, path.name, mode, named=replace)
+    try:
+        yield lambda data: write_all(fd, data)
+        os.fsync(fd)
+        _publish(fd, temp, path, replace=replace)
+    finally:
+        os.close(fd)
+        if temp is not None:
+            with suppress(OSError):
+                os.unlink(temp)
+    fsync_dir(path.parent)
 
 
 def _open_temp(directory: Path, name: str, mode: int, *, named: bool) -> tuple[int, Path | None]:

@@ -11,10 +11,11 @@ from ._chain import Problem, Report
 from ._checkpoint import make_checkpoint, read_checkpoint
 from ._export import EXPORT_FORMATS, export, to_ecs, to_ocsf
 from ._files import DIR_NAME, MIN_SEGMENT_BYTES, SEGMENT_ENV
+from ._filters import Filters, parse_filters
 from ._keys import AuditKeys, ForwardState, UserAuditKey, forward_key_text, read_forward_key
 from ._record import FIELDS, MAC_SUFFIX_LEN, MEMORY_COMMANDS, OUTCOMES, Event
 from ._render import count, show, stats
-from ._review import SEALED, Filters, Scan, Source, parse_filters
+from ._review import SEALED, Scan, Source
 from ._segments import line_hash, segments
 from ._verify import examine, verify
 

@@ -17,9 +17,10 @@ from typing import Any
 from .. import _fs
 from .._text import clean_text
 from ..errors import UsageError
+from ._filters import Filters
 from ._record import OUTCOMES
 from ._render import dumps
-from ._review import Entry, Filters, Scan, Source
+from ._review import Entry, Scan, Source
 
 EXPORT_FORMATS = ("ecs", "ocsf", "jsonl")
 ECS_VERSION = "8.11.0"

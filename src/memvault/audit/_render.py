@@ -14,7 +14,8 @@ from rich.table import Table
 from rich.text import Text
 
 from .._text import clean_text
-from ._review import SEALED, Entry, Filters, Scan, Source
+from ._filters import Filters
+from ._review import SEALED, Entry, Scan, Source
 
 MAX_TABLE_ROWS = 2_000  # a terminal table of the newest records; JSON streams any number
 

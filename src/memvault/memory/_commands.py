@@ -79,6 +79,14 @@ class Rename:
 
 Command = View | Create | StrReplace | Insert | Delete | Rename
 
+
+def paths_of(command: Command) -> tuple[MemoryPath, ...]:
+    """A command's paths, in the order its input names them."""
+    if isinstance(command, Rename):
+        return (command.old_path, command.new_path)
+    return (command.path,)
+
+
 # In the order the protocol lists them; messages that name them all use this order.
 COMMANDS: tuple[str, ...] = tuple(
     kind.name for kind in (View, Create, StrReplace, Insert, Delete, Rename)

@@ -99,7 +99,8 @@ class Handlers:
             )
         before = tree.read(node)
         try:
-            text, first, old = self._locate(before.text, command.old_str, path, tree)
+            text = before.text
+            first, old = self._locate(text, command.old_str, path, tree)
             redacted = self._screened(
                 path, text[:first] + command.new_str + text[first + len(old) :], tree
             )
@@ -192,8 +193,8 @@ class Handlers:
             )
         return redacted
 
-    def _locate(self, text: str, old: str, path: MemoryPath, tree: Tree) -> tuple[str, int, str]:
-        """(text, offset, old) of the one occurrence of ``old``; refuses none or several.
+    def _locate(self, text: str, old: str, path: MemoryPath, tree: Tree) -> tuple[int, str]:
+        """(offset, old) of the one occurrence of ``old`` in ``text``; refuses none or several.
 
         The stored text is redacted: what the model wrote is also looked for in its
         redacted form, so a line that had an e-mail in it can still be edited.
@@ -217,7 +218,7 @@ class Handlers:
                 f"`{self.screen.render(old)}` in lines: {lines}. Please ensure it is unique",
                 kind="not_unique",
             )
-        return text, first, old
+        return first, old
 
     def _file(
         self, tree: Tree, path: MemoryPath, absent: Callable[[MemoryPath], CommandError]

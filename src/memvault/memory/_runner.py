@@ -32,7 +32,7 @@ from ..errors import (
     RedactionError,
     VaultError,
 )
-from ._commands import COMMANDS, Command, Outcome
+from ._commands import COMMANDS, Command, Outcome, paths_of
 from ._handlers import Handlers
 from ._parse import parse_command
 from ._results import AUDIT_MESSAGE, INTEGRITY_MESSAGE, UNAVAILABLE_MESSAGE
@@ -90,19 +90,18 @@ class Runner:
     def run(self, raw: object) -> Reply:
         """Run one command from the model, as its tool input (a JSON object)."""
         name = _known(raw.get("command") if isinstance(raw, dict) else None)
-        event = Event(
-            command=name or "invalid",
-            user=self._audit_key,
-            session=self.session,
-            paths=self._paths(raw),
-        )
+        event = Event(command=name or "invalid", user=self._audit_key, session=self.session)
         with self._lock:
             try:
                 command = parse_command(raw, self._handlers.screen)
             except CommandError as exc:
+                event.paths = self._paths(raw)
                 return self._refuse(event, exc)
             except Exception as exc:
+                event.paths = self._paths(raw)
                 return self._fail(event, exc)
+            # The parser screened the paths already: as the record keeps them.
+            event.paths = [path.text for path in paths_of(command)]
             try:
                 outcome = (
                     self._write(command, event) if command.writes else self._read(command, event)
@@ -196,7 +195,8 @@ class Runner:
         return Reply(message, is_error=True)
 
     def _paths(self, raw: Any) -> list[str] | None:
-        """The command's paths as the redaction filter renders them (for the sealed record)."""
+        """The paths of input the parser refused, as the redaction filter renders them
+        (for the sealed record)."""
         if not isinstance(raw, dict):
             return None
         paths = []

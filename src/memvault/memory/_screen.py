@@ -52,16 +52,7 @@ class Screen:
 
     def render(self, text: str) -> str:
         """Model input as a message may echo it: every finding replaced by its marker."""
-        found = self._scan(text)
-        if not found:
-            return text
-        out, last = [], 0
-        for finding in found:
-            out.append(text[last : finding.start])
-            out.append(f"[REDACTED:{finding.kind}]")
-            last = finding.end
-        out.append(text[last:])
-        return "".join(out)
+        return _rendered(text, self._scan(text))
 
     def path(self, raw: object, field: str, *, refuse: bool) -> MemoryPath:
         """Guard a path, and screen it.
@@ -78,7 +69,7 @@ class Screen:
         found = self._scan(raw)
         if not found:
             return parse_path(raw, field)
-        rendered = self.render(raw)
+        rendered = _rendered(raw, found)
         if refuse:
             kinds = join_and([a_label(k) for k in sorted({f.kind for f in found})])
             raise CommandError(
@@ -99,3 +90,15 @@ class Screen:
         except Exception as exc:
             log.error("redaction_failed", error=type(exc).__name__)
             raise RedactionError(FAILED) from None
+
+
+def _rendered(text: str, found: list[Finding]) -> str:
+    if not found:
+        return text
+    out, last = [], 0
+    for finding in found:
+        out.append(text[last : finding.start])
+        out.append(f"[REDACTED:{finding.kind}]")
+        last = finding.end
+    out.append(text[last:])
+    return "".join(out)
