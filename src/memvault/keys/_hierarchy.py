@@ -58,7 +58,21 @@ def check_value(master: Key, vault_id: str) -> bytes:
 
 
 def verify_master(master: Key, vault_id: str, check: bytes, source: str) -> None:
-    """Prove ``master`` is this vault's key; raises MasterKeyError naming ``source`` if not."""
+    """Prove ``master`` is this vault's key; raises MasterKeyError naming ``source`` if not.
+
+    A check value that is not even shaped like the one memvault stores was damaged,
+    whatever the key: that is an IntegrityError, never a request for another key."""
+    if (
+        len(check) != _crypto.OVERHEAD + len(_CHECK_PLAINTEXT)
+        or check[0] != _crypto.FORMAT_V1
+        or _crypto.blob_version(check) != 1
+    ):
+        raise IntegrityError(
+            f"the key check value of vault {vault_id} is damaged (modified outside memvault), "
+            "so no master key can be proved right",
+            hint="restore the vault database from a backup; the key itself may be right. "
+            "Nothing was changed.",
+        )
     ring = SealerRing({1: _check_sealer(master, vault_id)}, 1)
     try:
         ok = ring.open(check, _crypto.context(L.AAD_CHECK, vault_id))
@@ -67,8 +81,9 @@ def verify_master(master: Key, vault_id: str, check: bytes, source: str) -> None
     if ok != _CHECK_PLAINTEXT:
         raise MasterKeyError(
             f"the master key from {source} does not open vault {vault_id}",
-            hint="this key belongs to another vault, or the key file was replaced; "
-            "restore the right key. Nothing was changed.",
+            hint="this key belongs to another vault or the key file was replaced (restore the "
+            "right key), or the vault's key check value was modified (restore the database "
+            "from a backup). Nothing was changed.",
         )
 
 
@@ -119,6 +134,11 @@ class MasterKeys:
         return self._kek.primary.seal(data_key.export_raw(), ctx)
 
     def unwrap(self, blob: bytes, token: bytes, version: int) -> Key:
+        if not 0 <= version < 1 << 64:  # no key was ever wrapped under such a version
+            raise IntegrityError(
+                f"a user's data key is stored under version {version}, which memvault never "
+                "writes (modified outside memvault)"
+            )
         return Key(self._kek.open(blob, _crypto.context(L.AAD_DATA_KEY, token, version)))
 
     def wrap_audit_key(self, audit_key: Key, token: bytes) -> bytes:
@@ -150,7 +170,10 @@ class Keyring:
 
     def __init__(self, keys: dict[int, UserKey], primary: int) -> None:
         if primary not in keys:
-            raise IntegrityError("the user's primary data key is missing from the store")
+            raise IntegrityError(
+                f"the user's primary data key (version {primary}) is not in the store: the "
+                "user's row or their data keys were changed outside memvault"
+            )
         self._keys = keys
         self.primary = keys[primary]
 

@@ -48,7 +48,9 @@ def read_key_file(path: Path) -> Key | None:
     """The key in ``path``, None if there is no such file; MasterKeyError if it is
     unreadable, too widely readable, not a regular file, or not a key."""
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+        # O_NONBLOCK: a FIFO (or a device) given as the key file is refused below at
+        # once, instead of waiting for a writer that may never come.
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK)
     except FileNotFoundError:
         return None
     except OSError as exc:
@@ -56,7 +58,10 @@ def read_key_file(path: Path) -> Key | None:
     try:
         mode = os.fstat(fd).st_mode
         if not stat.S_ISREG(mode):
-            raise MasterKeyError(f"the master key file {path} is not a regular file")
+            raise MasterKeyError(
+                f"the master key file {path} is not a regular file",
+                hint="point it at the 0600 file that holds the key (not a pipe or a device)",
+            )
         if mode & 0o077:
             raise MasterKeyError(
                 f"the master key file {path} is accessible to other users "
