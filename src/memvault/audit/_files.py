@@ -9,10 +9,20 @@ write transaction, until the transaction has ended).
 A crash mid-append can leave a partial last line; the next appender cuts it
 off before anything follows it. A failed append leaves nothing: what part of
 the line reached the file is cut off again (:func:`memvault._fs.append`).
+
+``<home>/audit/.reserve`` keeps some of the disk allocated
+for deletes: on a full disk no record could be written, so no command could
+run, and no memory could be deleted to make room. A ``delete`` record (and an
+``audit.not_applied`` one, which keeps the log honest when its commit then
+fails) gives that space back to the file system before it is appended when
+the disk is that short of space, or when the append met a full disk, so the
+record and the store's commit after it fit. The reserve is made again when the
+log is opened with room for it.
 """
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import json
 import os
@@ -27,7 +37,17 @@ from .._log import log as _oplog
 from ..errors import AuditError, ConfigurationError, IntegrityError
 from ..store import Store
 from ._keys import AuditKeys
-from ._segments import genesis, last_record, line_hash, segment_path, segments
+from ._segments import (
+    genesis,
+    keep_reserve,
+    last_record,
+    line_hash,
+    release_reserve,
+    segment_path,
+    segments,
+    short_of_space,
+    unexpected_files,
+)
 
 DIR_NAME = "audit"
 SEGMENT_ENV = "MEMVAULT_AUDIT_SEGMENT_BYTES"
@@ -35,6 +55,9 @@ DEFAULT_SEGMENT_BYTES = 64 << 20
 MIN_SEGMENT_BYTES = 1024
 LOCK_SECONDS = 30.0
 LOCK_NAME = ".lock"
+# The records that may use the reserve: read at their fixed place in the line.
+_SPARE = (b',"command":"delete",', b',"command":"audit.not_applied",')
+_FULL = (errno.ENOSPC, errno.EDQUOT)
 
 
 def segment_bytes_from_env() -> int:
@@ -102,6 +125,7 @@ class LogFiles:
                 f"cannot open the audit log in {self.directory}: {exc.strerror}",
                 hint="check permissions and free space on the home",
             ) from None
+        keep_reserve(self.directory)
         self._fd: int | None = None
         self._segment = 0
         self._next_segment = ""
@@ -110,6 +134,24 @@ class LogFiles:
         self._holding = 0  # > 0: a write transaction holds the lock until it ends
         self._txn_seq = 0  # the record a held write transaction appended
         self._known_head = 0  # the store's anchor, as last seen
+
+    @staticmethod
+    def make_room(directory: Path) -> bool:
+        """On a file system short of space, give back the space the log keeps for deletes
+        (``directory/.reserve``); True if that made room."""
+        try:
+            fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        except OSError:
+            return False
+        try:
+            short = short_of_space(fd)
+        finally:
+            os.close(fd)
+        return short and release_reserve(directory)
+
+    def unexpected_files(self) -> list[str]:
+        """Files in the log's directory that are neither segments nor the log's own."""
+        return unexpected_files(self.directory)
 
     def close(self) -> None:
         with suppress(OSError):
@@ -137,6 +179,9 @@ class LogFiles:
     def _confirm(self, tail: Tail) -> Tail:
         """Called with a write record at the tail that this process did not append."""
         return tail
+
+    def _tail_moved(self) -> None:
+        """Called when the newest record was read anew (another process appended)."""
 
     # -- the lock, the tail, and appending -----------------------------------------------
 
@@ -186,6 +231,7 @@ class LogFiles:
             return tail
         tail = self._read_tail(size)
         self._tail = tail
+        self._tail_moved()
         if confirm and tail.txn and tail.seq > self._known_head and tail.seq != self._txn_seq:
             return self._confirm(tail)
         return tail
@@ -260,8 +306,7 @@ class LogFiles:
             if tail.size and tail.size + len(data) > self.segment_bytes:
                 self._roll()
                 tail = Tail(self._segment, 0, tail.seq, tail.hash, tail.txn)
-            # All of it or nothing: a part that reached the file is cut off again.
-            _fs.append(self._fd, data, tail.size)
+            self._append_line(data, tail.size)
         except OSError as exc:
             raise os_error(exc, "writing the audit log") from None
         digest = line_hash(line)
@@ -269,6 +314,26 @@ class LogFiles:
             self._segment, tail.size + len(data), tail.seq + 1, digest, b'"txn":true' in line
         )
         return digest
+
+    def _append_line(self, data: bytes, size: int) -> None:
+        """All of it or nothing: a part that reached the file is cut off again. A record
+        that may use the reserve does so when the disk is short of space."""
+        assert self._fd is not None
+        spare = any(mark in data for mark in _SPARE)
+        if spare and short_of_space(self._fd):
+            self._use_reserve()
+        try:
+            _fs.append(self._fd, data, size)
+        except OSError as exc:
+            if not (spare and exc.errno in _FULL and self._use_reserve()):
+                raise
+            _fs.append(self._fd, data, size)
+
+    def _use_reserve(self) -> bool:
+        released = release_reserve(self.directory)
+        if released:
+            _oplog.warning("audit_reserve_used", directory=str(self.directory))
+        return released
 
     def _roll(self) -> None:
         """Start the next segment; the chain runs on across files."""

@@ -81,6 +81,13 @@ class ForwardState:
     def __repr__(self) -> str:
         return f"<ForwardState from segment {self.first}, at {self.segment}>"
 
+    @classmethod
+    def unkeyed(cls, first: int) -> ForwardState:
+        """Forward security known to be on from segment ``first``, without a key for any
+        segment (at no segment, under a random key): a verifier checks those segments'
+        chain only, instead of taking their MACs for forgeries."""
+        return cls(first, 0, _crypto.new_key())
+
     def at(self, segment: int) -> ForwardState:
         """The state for a later segment (keys only go forward)."""
         if segment < self.segment:

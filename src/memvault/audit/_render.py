@@ -252,10 +252,13 @@ def stats(
     json: bool = False,
     terminal: bool | None = None,
     color: bool | None = None,
+    counted: Stats | None = None,
 ) -> Stats:
     """Print counts by user, command, outcome and redaction type: one JSON object, a
-    set of tables on a terminal, or plain lines."""
-    result = count(vault, filters)
+    set of tables on a terminal, or plain lines. ``counted``: the counts, made already
+    by :func:`count` with the same filters (so they can be recorded before they are
+    shown)."""
+    result = counted if counted is not None else count(vault, filters)
     if json:
         out.write(dumps(result.to_json()) + "\n")
         return result

@@ -7,25 +7,18 @@ import json
 from pathlib import Path
 from typing import IO, Any
 
-from .. import _fs
-from .._crypto import new_key
 from .._vault import Vault
 from ..audit import (
     EXPORT_FORMATS,
     Filters,
-    Report,
+    count,
     export,
-    forward_key_text,
     make_checkpoint,
     parse_filters,
-    read_checkpoint,
-    read_forward_key,
-    segments,
     show,
     stats,
-    verify,
 )
-from ..errors import LogDamagedError, UsageError
+from ._verify import add_forward_secure, add_verify, write_new
 
 EXIT_OK = 0
 
@@ -40,31 +33,12 @@ def add_parsers(commands: Any) -> None:
     )
     actions = audit.add_subparsers(dest="audit_command", metavar="ACTION")
     actions.required = True
-    _add_verify(actions)
+    add_verify(actions)
     _add_checkpoint(actions)
-    _add_forward_secure(actions)
+    add_forward_secure(actions)
     _add_show(actions)
     _add_stats(actions)
     _add_export(actions)
-
-
-def _add_verify(actions: Any) -> None:
-    check = actions.add_parser(
-        "verify",
-        help="check that the log is intact",
-        description="Check every record's MAC and place in the chain, every segment, and the "
-        "store's anchor; with --checkpoint, also that the log extends a checkpoint saved "
-        "earlier. Exit 0 if intact, 1 naming the first bad record.",
-    )
-    check.add_argument("--checkpoint", metavar="FILE", help="a checkpoint from `audit checkpoint`")
-    check.add_argument(
-        "--forward-key",
-        metavar="FILE",
-        help="the first forward-secure key (from `audit forward-secure`), to check every "
-        "forward-secure segment's MACs",
-    )
-    check.add_argument("--json", action="store_true", help="print one JSON object")
-    check.set_defaults(run=_verify)
 
 
 def _add_checkpoint(actions: Any) -> None:
@@ -77,22 +51,6 @@ def _add_checkpoint(actions: Any) -> None:
     )
     point.add_argument("--out", metavar="FILE", help="write it to FILE (default: stdout)")
     point.set_defaults(run=_checkpoint)
-
-
-def _add_forward_secure(actions: Any) -> None:
-    forward = actions.add_parser(
-        "forward-secure",
-        help="give each new segment a MAC key of its own, erased when the log moves on",
-        description="Turn on forward security: from a new segment on, each segment's records "
-        "are MACed with a key of its own, derived one-way from the one before and overwritten "
-        "once the log moves past it, so whoever takes this machine later cannot forge earlier "
-        "records. The first key is written to FILE: keep it off this machine; `audit verify "
-        "--forward-key FILE` checks every forward-secure segment with it.",
-    )
-    forward.add_argument(
-        "--out", required=True, metavar="FILE", help="where to write the first key (a new file)"
-    )
-    forward.set_defaults(run=_forward_secure)
 
 
 def _add_show(actions: Any) -> None:
@@ -181,80 +139,6 @@ def _filters(args: argparse.Namespace) -> Filters:
     )
 
 
-def _verify(args: argparse.Namespace, options: dict[str, Any], out: IO[str], err: IO[str]) -> int:
-    problems_at_open: list[str] = []
-    with Vault._open(**options, audit_problems=problems_at_open) as vault:
-        checkpoint = None
-        if args.checkpoint:
-            checkpoint = read_checkpoint(_read(args.checkpoint), vault.audit.keys, args.checkpoint)
-        forward = None
-        if args.forward_key:
-            forward = read_forward_key(_read(args.forward_key), vault.vault_id, args.forward_key)
-        try:
-            report = verify(
-                vault.audit.directory,
-                vault.audit.keys,
-                anchor=vault.audit.store_head(),
-                pending=vault.audit.pending(),
-                checkpoint=checkpoint,
-                forward=forward,
-                forward_here=vault.audit.forward_state,
-            )
-        except LogDamagedError as damaged:
-            # A damaged log takes no new record: the report is printed, the error raised.
-            assert isinstance(damaged.report, Report)
-            _print_report(damaged.report, args.json, out)
-            raise
-    # Recorded once the log is known to be intact.
-    with Vault.open(**options) as vault:
-        vault.record_operation(
-            "audit.verify",
-            details={"records": report.records, "checkpoint": checkpoint is not None},
-        )
-    _print_report(report, args.json, out)
-    return EXIT_OK
-
-
-def _print_report(report: Report, as_json: bool, out: IO[str]) -> None:
-    out.write(json.dumps(_report_json(report)) + "\n" if as_json else _report_text(report))
-
-
-def _report_text(report: Report) -> str:
-    lines = []
-    if report.intact:
-        lines.append(
-            f"audit log intact: {report.records:,} records in {report.segments} "
-            f"segment{'s' if report.segments != 1 else ''}"
-            + (f", the store's anchor at record {report.anchor:,}" if report.anchor else "")
-        )
-    else:
-        count = len(report.problems)
-        lines.append(
-            f"audit log DAMAGED: {count} problem{'s' if count != 1 else ''} in "
-            f"{report.records:,} readable records; the first bad place is listed first"
-        )
-        lines += [f"  {problem}" for problem in report.problems[:50]]
-        if count > 50:
-            lines.append(f"  ... and {count - 50} more")
-    lines += [f"note: {note}" for note in report.notes]
-    if report.checkpoint:
-        lines.append(f"checkpoint: {report.checkpoint}")
-    return "\n".join(lines) + "\n"
-
-
-def _report_json(report: Report) -> dict[str, Any]:
-    return {
-        "intact": report.intact,
-        "records": report.records,
-        "segments": report.segments,
-        "last_seq": report.last_seq,
-        "anchor": report.anchor,
-        "problems": [{"where": p.where, "seq": p.seq, "reason": p.reason} for p in report.problems],
-        "notes": report.notes,
-        "checkpoint": report.checkpoint,
-    }
-
-
 def _checkpoint(
     args: argparse.Namespace, options: dict[str, Any], out: IO[str], err: IO[str]
 ) -> int:
@@ -263,7 +147,7 @@ def _checkpoint(
         size, head = vault.audit.head()
         text = json.dumps(make_checkpoint(vault.audit.keys, size, head), indent=2) + "\n"
     if args.out:
-        _write_new(Path(args.out), text)
+        write_new(Path(args.out), text)
         print(f"checkpoint of {size:,} records written to {args.out}", file=out)
     else:
         out.write(text)
@@ -273,6 +157,11 @@ def _checkpoint(
 def _show(args: argparse.Namespace, options: dict[str, Any], out: IO[str], err: IO[str]) -> int:
     filters = _filters(args)
     with Vault.open(**options) as vault:
+        # Recorded first: the records show users' names and paths in the clear, and what
+        # cannot be recorded is not shown.
+        vault.record_operation(
+            "audit.show", details={"filters": _filter_names(args), "json": args.json}
+        )
         totals = show(vault, filters, out, json=args.json)
     _note(totals.note(), err)
     return EXIT_OK
@@ -281,7 +170,12 @@ def _show(args: argparse.Namespace, options: dict[str, Any], out: IO[str], err: 
 def _stats(args: argparse.Namespace, options: dict[str, Any], out: IO[str], err: IO[str]) -> int:
     filters = _filters(args)
     with Vault.open(**options) as vault:
-        result = stats(vault, filters, out, json=args.json)
+        counted = count(vault, filters)
+        # Recorded before anything is printed: the counts name users.
+        vault.record_operation(
+            "audit.stats", details={"filters": _filter_names(args), "records": counted.records}
+        )
+        result = stats(vault, filters, out, json=args.json, counted=counted)
     _note(result.note(), err)
     return EXIT_OK
 
@@ -290,68 +184,30 @@ def _export(args: argparse.Namespace, options: dict[str, Any], out: IO[str], err
     filters = _filters(args)
     with Vault.open(**options) as vault:
         # Recorded first: an export that cannot be recorded does not happen.
-        vault.record_operation("audit.export", details={"format": args.format})
+        vault.record_operation(
+            "audit.export", details={"format": args.format, "filters": _filter_names(args)}
+        )
         written = export(vault, filters, args.format, args.out, overwrite=args.overwrite)
     print(f"{written:,} records written to {args.out} ({args.format})", file=out)
     return EXIT_OK
 
 
+def _filter_names(args: argparse.Namespace) -> list[str]:
+    """Which filters a review was given, for its record: their names, never their values
+    (a user's name, a path)."""
+    given = {
+        "user": args.user,
+        "path": args.path,
+        "command": args.command_filter,
+        "outcome": args.outcome,
+        "session": args.session,
+        "since": args.since,
+        "until": args.until,
+        "redacted_only": args.redacted_only,
+    }
+    return [name for name, value in given.items() if value]
+
+
 def _note(note: str | None, err: IO[str]) -> None:
     if note:
         print(f"memvault: warning: {note}", file=err)
-
-
-def _forward_secure(
-    args: argparse.Namespace, options: dict[str, Any], out: IO[str], err: IO[str]
-) -> int:
-    with Vault.open(**options) as vault:
-        if vault.audit.forward_state is not None:
-            raise UsageError(
-                f"forward security is already on (since audit segment "
-                f"{vault.audit.forward_state.first})"
-            )
-        target = Path(args.out).expanduser().absolute()
-        if target.is_relative_to(vault.home):
-            raise UsageError(
-                f"{args.out} is inside the vault's home",
-                hint="the first forward-secure key must live off this machine; write it elsewhere",
-            )
-        key = new_key()
-        # The key is written before it is used: a log MACed with a key nobody kept could
-        # never be checked.
-        first = _peek_next_segment(vault)
-        _write_new(target, forward_key_text(vault.vault_id, first, key), mode=0o600)
-        started = vault.audit.start_forward_security(key)
-        if started != first:
-            target.unlink()
-            raise UsageError("another process started a segment meanwhile; run the command again")
-        vault.record_operation("audit.forward_secure", details={"first_segment": first})
-    print(f"forward security is on from audit segment {first}", file=out)
-    print(f"first key written to {args.out}: move it off this machine now", file=out)
-    return EXIT_OK
-
-
-def _peek_next_segment(vault: Vault) -> int:
-    """The segment forward security will start at: the current one if it is empty."""
-    files = segments(vault.audit.directory)
-    if not files:
-        return 1
-    number, path = files[-1]
-    return number if path.stat().st_size == 0 else number + 1
-
-
-def _read(path: str) -> str:
-    try:
-        return Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        reason = exc.strerror if isinstance(exc, OSError) else "not UTF-8 text"
-        raise UsageError(f"cannot read {path}: {reason}") from None
-
-
-def _write_new(path: Path, text: str, mode: int = 0o644) -> None:
-    """Write a file that must not exist yet (a checkpoint or a key is never overwritten),
-    whole or not at all."""
-    if not _fs.write_new(path, text.encode(), mode=mode):
-        raise UsageError(
-            f"{path} already exists", hint="choose a new file name for each checkpoint"
-        )

@@ -5,12 +5,14 @@ from __future__ import annotations
 import io
 import itertools
 import json
+import os
 import stat
 from pathlib import Path
 
 import pytest
+from anthropic.lib.tools import ToolError
 
-from memvault import IntegrityError, Vault, _crypto
+from memvault import Vault, _crypto
 from memvault.audit import (
     MAC_SUFFIX_LEN,
     SEGMENT_ENV,
@@ -20,6 +22,7 @@ from memvault.audit import (
     segments,
 )
 from memvault.cli import main
+from memvault.memory import AUDIT_MESSAGE
 
 
 def cli(argv: list[str]) -> tuple[int, str, str]:
@@ -141,17 +144,18 @@ def test_a_crash_before_the_key_file_moved_on_is_carried_forward(
     home: Path, tmp_path: Path, small_segments: None
 ) -> None:
     """A process that started a segment and died before updating the key file leaves the
-    key of the segment before: the next appender derives the missing key and goes on."""
+    key of the segment before, and the new segment empty: the next appender derives the
+    missing key and goes on. (A key file further behind is refused: test_forward_guard.py.)"""
     key_file = tmp_path / "forward.json"
     _enable(home, key_file)
     _commands(home, 4)
-    key_path = home / "audit" / ".fskey"
-    behind = key_path.read_bytes()
-    before = _here(home).segment
-    _commands(home, 6)
-    assert _here(home).segment > before
-    key_path.write_bytes(behind)  # as if the newest segment's update never landed
+    newest = segments(home / "audit")[-1][0]
+    assert _here(home).segment == newest
+    # The crash: the next segment exists, empty; the key file was not moved on.
+    fd = os.open(home / "audit" / f"audit-{newest + 1:06d}.jsonl", os.O_CREAT | os.O_EXCL, 0o600)
+    os.close(fd)
     _commands(home, 2)
+    assert _here(home).segment > newest
     code, out, err = cli(["--home", str(home), "audit", "verify", "--forward-key", str(key_file)])
     assert (code, err) == (0, ""), out
 
@@ -204,13 +208,16 @@ def test_a_wrong_first_key_fails_every_forward_secure_record(home: Path, tmp_pat
     assert f"segment {first}, line 1: its MAC does not match" in out
 
 
-def test_a_damaged_key_file_refuses_the_open(home: Path, tmp_path: Path) -> None:
-    """The key file on the machine is sealed: damage is refused with a clear error."""
+def test_a_damaged_key_file_refuses_every_record(home: Path, tmp_path: Path) -> None:
+    """The key file on the machine is sealed: damage refuses every record, with a clear
+    error for the operator (and `audit verify` still opens the vault to say so:
+    test_forward_guard.py)."""
     _commands(home, 1)
     _enable(home, tmp_path / "forward.json")
     key_path = home / "audit" / ".fskey"
     data = bytearray(key_path.read_bytes())
     data[-1] ^= 1
     key_path.write_bytes(bytes(data))
-    with pytest.raises(IntegrityError):
-        Vault.open(home)
+    with Vault.open(home) as v, pytest.raises(ToolError) as caught:
+        v.memory_tool("alice").call({"command": "view", "path": "/memories"})
+    assert caught.value.content == AUDIT_MESSAGE

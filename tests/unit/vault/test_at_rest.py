@@ -26,7 +26,7 @@ import pytest
 from memvault import MasterKeyError, MemoryTool, Vault
 
 DB_FILES = {"vault.db", "vault.db-wal", "vault.db-shm"}
-AUDIT_FILE = re.compile(r"audit/(\.lock|audit-\d{6}\.jsonl)")
+AUDIT_FILE = re.compile(r"audit/(\.lock|\.reserve|audit-\d{6}\.jsonl)")
 
 
 def _unexpected(names: set[str]) -> set[str]:
@@ -243,7 +243,7 @@ def test_deleted_and_renamed_memories_leave_nothing_behind(home: Path) -> None:
 
 def test_home_holds_only_the_database_and_audit_files(home: Path) -> None:
     """While open and after close, the home holds vault.db and its -wal/-shm, and the
-    audit log's segments and lock file under audit/, nothing else."""
+    audit log's segments, lock file and reserve under audit/, nothing else."""
     with Vault.open(home) as v:
         _workload(v, {kind: _marker() for kind in _KINDS})
         assert _unexpected(set(_files(home))) == set()
