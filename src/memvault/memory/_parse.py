@@ -2,6 +2,8 @@
 
 Nothing of the input is trusted before it passes here. Paths go through the
 guard and the redaction screen; texts must be strings that encode as UTF-8.
+What a refusal echoes of the input (an unknown command's name, a path) passes
+the screen first, as a whole, and is cut only after.
 Every refusal is a :class:`~memvault.errors.CommandError` whose message is the
 tool result (``docs/protocol.md`` §8).
 """
@@ -11,10 +13,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .._text import json_type, show
+from .._text import json_type
 from ..errors import CommandError
 from ._commands import COMMANDS, Command, Create, Delete, Insert, Rename, StrReplace, View
-from ._screen import Screen
+from ._screen import SHOWN_NAME, Screen
 
 
 def parse_command(raw: object, screen: Screen) -> Command:
@@ -33,7 +35,9 @@ def parse_command(raw: object, screen: Screen) -> Command:
         )
     name = raw["command"]
     if not isinstance(name, str) or name not in COMMANDS:
-        shown = screen.render(show(name, 40)) if isinstance(name, str) else json_type(name)
+        # Redacted whole, then cut: a cut first could break a value so that the
+        # filter no longer recognizes what is left of it.
+        shown = screen.echo(name, SHOWN_NAME) if isinstance(name, str) else json_type(name)
         raise CommandError(
             f"Error: Unknown command {shown}. Use one of: view, create, str_replace, insert, "
             "delete, rename.",
