@@ -87,6 +87,17 @@ def paths_of(command: Command) -> tuple[MemoryPath, ...]:
     return (command.path,)
 
 
+def texts_of(command: Command) -> tuple[tuple[str, str], ...]:
+    """A command's text fields, as ``(name, value)`` in the order its input names them."""
+    if isinstance(command, Create):
+        return (("file_text", command.file_text),)
+    if isinstance(command, StrReplace):
+        return (("old_str", command.old_str), ("new_str", command.new_str))
+    if isinstance(command, Insert):
+        return (("insert_text", command.insert_text),)
+    return ()
+
+
 # In the order the protocol lists them; messages that name them all use this order.
 COMMANDS: tuple[str, ...] = tuple(
     kind.name for kind in (View, Create, StrReplace, Insert, Delete, Rename)

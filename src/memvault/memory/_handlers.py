@@ -11,18 +11,23 @@ A refusal before anything was read may also be raised as a
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import islice
 
 from ..errors import CommandError
 from ..redaction import Redacted
-from ._commands import Command, Create, Delete, Insert, Outcome, Rename, StrReplace, View
+from ._commands import Command, Create, Delete, Insert, Outcome, Rename, StrReplace, View, texts_of
 from ._guard import MAX_DEPTH, MAX_PATH_BYTES, MemoryPath, join
 from ._listing import view_directory
-from ._results import missing, missing_please, number_lines, with_note
+from ._results import missing, missing_please, not_unique, number_lines, with_note
 from ._screen import Screen
 from ._tree import Node, Stored, Tree
 
 MAX_LINES = 999_999
 DEFAULT_MAX_FILE_BYTES = 1024 * 1024
+# A text field longer than this many times the file size limit (in characters) is
+# refused before anything reads or screens it: it could fit the limit only if the
+# redaction filter shrank it to a quarter, and screening it would cost more.
+INPUT_FACTOR = 4
 
 
 class Handlers:
@@ -33,9 +38,11 @@ class Handlers:
     def __init__(self, screen: Screen, *, max_file_bytes: int = DEFAULT_MAX_FILE_BYTES) -> None:
         self.screen = screen
         self.max_file_bytes = max_file_bytes
+        self.max_input_chars = INPUT_FACTOR * max_file_bytes
 
     def run(self, tree: Tree, command: Command) -> Outcome:
         """Run one command in the caller's transaction."""
+        self.check_input(command)
         match command:
             case View():
                 return self.view(tree, command)
@@ -49,6 +56,20 @@ class Handlers:
                 return self.delete(tree, command)
             case Rename():
                 return self.rename(tree, command)
+
+    def check_input(self, command: Command) -> None:
+        """Refuse a text field too long to be worth screening or searching.
+
+        It costs only the fields' lengths, so it can run before anything else,
+        and a huge text never reaches the redaction filter, nor the store.
+        """
+        for field, value in texts_of(command):
+            if len(value) > self.max_input_chars:
+                raise CommandError(
+                    f"Error: `{field}` is {len(value):,} characters long, over the input limit "
+                    f"of {self.max_input_chars:,} characters. Send less text in one command.",
+                    kind="limit",
+                )
 
     # -- the commands --------------------------------------------------------------------
 
@@ -212,12 +233,7 @@ class Handlers:
                 kind="no_match",
             )
         if text.find(old, first + 1) != -1:
-            lines = ", ".join(map(str, _lines_of(text, old, first)))
-            raise CommandError(
-                f"No replacement was performed. Multiple occurrences of old_str "
-                f"`{self.screen.render(old)}` in lines: {lines}. Please ensure it is unique",
-                kind="not_unique",
-            )
+            raise not_unique(self.screen.render(old), text, old)
         return first, old
 
     def _file(
@@ -282,25 +298,13 @@ def _inserted(text: str, command: Insert) -> str:
             kind="invalid_range",
         )
     # Offset of the start of line ``line + 1``; past the end for an append.
-    offset = sum(len(s) + 1 for s in lines[:line])
+    offset = sum(map(len, islice(lines, line))) + line
     block = command.insert_text
     block = block if block.endswith("\n") else block + "\n"
     if offset > len(text):  # appending to a text without a final newline
         offset = len(text)
         block = "\n" + block
     return text[:offset] + block + text[offset:]
-
-
-def _lines_of(text: str, old: str, first: int) -> list[int]:
-    """The 1-based lines on which ``old`` occurs (overlapping occurrences count)."""
-    lines: list[int] = []
-    at = first
-    while at != -1:
-        line = text.count("\n", 0, at) + 1
-        if not lines or lines[-1] != line:
-            lines.append(line)
-        at = text.find(old, at + 1)
-    return lines
 
 
 def _check_fits(tree: Tree, old: MemoryPath, new: MemoryPath, node: Node) -> None:
@@ -322,4 +326,4 @@ def _check_fits(tree: Tree, old: MemoryPath, new: MemoryPath, node: Node) -> Non
             )
 
 
-__all__ = ["DEFAULT_MAX_FILE_BYTES", "MAX_LINES", "Handlers", "Stored"]
+__all__ = ["DEFAULT_MAX_FILE_BYTES", "INPUT_FACTOR", "MAX_LINES", "Handlers", "Stored"]
