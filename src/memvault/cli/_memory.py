@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from typing import IO, Any
 
 from .._vault import Vault
@@ -58,25 +59,46 @@ def _exec(args: argparse.Namespace, options: dict[str, Any], out: IO[str], err: 
 
 
 def _exec_line(runner: Runner, number: int, line: bytes) -> dict[str, object]:
+    """One line's answer. A line that is not one JSON value is answered with an error
+    naming where it went wrong, and recorded as invalid input, like every command."""
     try:
-        text = line.rstrip(b"\r\n").decode("utf-8")
-    except UnicodeDecodeError as exc:
-        return _error(
-            f"Error: line {number} is not valid UTF-8 (byte {exc.start}); send UTF-8 JSON."
-        )
-    try:
-        command = json.loads(text)
-    except json.JSONDecodeError as exc:
-        return _error(
-            f"Error: line {number} is not valid JSON ({exc.msg} at column {exc.colno}); "
-            "send one JSON object per line."
-        )
-    reply = runner.run(command)
+        command = _read_line(number, line)
+    except _Unreadable as exc:
+        reply = runner.refuse_line(exc.message)
+    else:
+        reply = runner.run(command)
     return {"is_error": reply.is_error, "content": reply.content}
 
 
-def _error(message: str) -> dict[str, object]:
-    return {"is_error": True, "content": message}
+class _Unreadable(Exception):
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+def _read_line(number: int, line: bytes) -> object:
+    """The JSON value on one line; the errors quote nothing of the line."""
+    try:
+        text = line.rstrip(b"\r\n").decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise _Unreadable(
+            f"Error: line {number} is not valid UTF-8 (byte {exc.start}); send UTF-8 JSON."
+        ) from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        reason = f"{exc.msg} at column {exc.colno}"
+        raise _Unreadable(
+            f"Error: line {number} is not valid JSON ({reason}); send one JSON object per line."
+        ) from None
+    except ValueError:
+        # The only other ValueError the decoder raises: an integer too long to convert.
+        reason = f"an integer has more than {sys.get_int_max_str_digits()} digits"
+    except RecursionError:
+        reason = "it is nested too deeply"
+    raise _Unreadable(
+        f"Error: line {number} could not be read ({reason}); send one JSON object per line."
+    )
 
 
 def _demo(args: argparse.Namespace, options: dict[str, Any], out: IO[str], err: IO[str]) -> int:
