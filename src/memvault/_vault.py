@@ -13,10 +13,18 @@ from typing import TYPE_CHECKING, Any
 from . import _crypto, _fs, keys
 from ._log import log as _log
 from ._text import REFUSED_CATEGORIES
-from .audit import AuditKeys, AuditLog, Event, UserAuditKey
+from .audit import AuditKeys, AuditLog, Event, Ledger, Problem, UserAuditKey
 from .errors import ConfigurationError, IntegrityError, StorageError, UsageError
 from .keys import MasterKeys
-from .memory import DEFAULT_MAX_FILE_BYTES, Handlers, Runner, Screen, Tree
+from .memory import (
+    DEFAULT_MAX_FILE_BYTES,
+    Handlers,
+    Runner,
+    Screen,
+    Tree,
+    accounts,
+    verify_store,
+)
 from .redaction import load_policy
 from .store import Durability, SqliteStore, Store
 
@@ -29,14 +37,22 @@ MAX_USER_BYTES = 255
 
 
 def check_user(user: object) -> str:
-    """A user id must be a short, printable, non-empty string."""
+    """A user id must be a short, printable, non-empty string; it is returned in NFC.
+
+    Ids are compared in NFC, as names of files are: ``e\\u0301`` and ``\\u00e9`` are
+    one user, whose keys and records every spelling reaches. The checks run on the
+    id as given and on its NFC form, which is the one kept.
+    """
     if not isinstance(user, str) or not user:
         raise UsageError("a user id must be a non-empty string")
     if len(user.encode("utf-8", "surrogatepass")) > MAX_USER_BYTES:
         raise UsageError(f"a user id must be at most {MAX_USER_BYTES} bytes of UTF-8")
     if any(unicodedata.category(ch) in REFUSED_CATEGORIES for ch in user):
         raise UsageError("a user id must not contain control or invisible characters")
-    return user
+    canonical = unicodedata.normalize("NFC", user)
+    if len(canonical.encode()) > MAX_USER_BYTES:
+        raise UsageError(f"a user id must be at most {MAX_USER_BYTES} bytes of UTF-8")
+    return canonical
 
 
 class Vault:
@@ -138,18 +154,23 @@ class Vault:
         store: Store = SqliteStore(home_path / DB_NAME, durability=durability)
         audit: AuditLog | None = None
         try:
-            master, audit_keys, key_source, created = cls._open_keys(
+            master, audit_keys, ledger, key_source, created, version = cls._open_keys(
                 store, home_path, master_key_file
             )
-            audit = AuditLog(home_path, audit_keys, store, durable=durability == "full")
+            audit = AuditLog(
+                home_path, audit_keys, store, durable=durability == "full", ledger=ledger
+            )
+            audit.legacy_store = version == 1
             if audit_problems is None:
-                problems = audit.recover()
+                problems = audit.recover(upgrading=version == 1)
                 if problems:
                     raise IntegrityError(
                         f"the audit log and the store disagree: {problems[0]}",
                         hint="run `memvault audit verify` for the details; restore the home "
                         "(database and audit/) from a backup",
                     )
+                accounts.prepare(store, master, audit, version)
+                audit.legacy_store = False
             else:
                 audit.read_only = True
             vault = cls(
@@ -234,10 +255,17 @@ class Vault:
             out[pseudonym] = (name, UserAuditKey(key, pseudonym))
         return out
 
+    def verify_store(self) -> list[Problem]:
+        """What the store and its audit log disagree on (``memvault audit verify``): the
+        anchor, the ledger, and every memory against the record that last wrote it."""
+        self._check_open()
+        with self._lock:
+            return verify_store(self._store, self._master, self._audit, self.audit_users())
+
     @staticmethod
     def _open_keys(
         store: Store, home: Path, key_file: str | os.PathLike[str] | None
-    ) -> tuple[MasterKeys, AuditKeys, str, bool]:
+    ) -> tuple[MasterKeys, AuditKeys, Ledger, str, bool, int]:
         """Find (or, for a new vault, make) the master key and prove it opens this vault.
 
         A new vault is made in steps that each survive a crash: its id is
@@ -247,7 +275,7 @@ class Vault:
         """
         store.check_structure()  # before taking the write lock: it reads every page
         with store.transaction(write=True, action="opening the vault"):
-            store.initialize()
+            version = store.initialize()
             raw_id = store.get_meta("vault_id")
             check = store.get_meta("key_check")
             # Only a store that never held anything may be (re)started as a new
@@ -284,8 +312,10 @@ class Vault:
         return (
             MasterKeys(master, vault_id),
             AuditKeys(master, vault_id),
+            Ledger(store, master, vault_id),
             source.describe(),
             created,
+            version,
         )
 
     def memory_tool(self, user: str, session: str | None = None) -> MemoryTool:
@@ -313,16 +343,14 @@ class Vault:
         with self._lock, self._store.transaction(write=False, action="opening a user's memories"):
             found = self._store.user_by_lookup(token)
         if found is None:
-            with self._lock, self._store.transaction(write=True, action="creating a user"):
+            with (
+                self._lock,
+                self._audit.holding(),
+                self._store.transaction(write=True, action="creating a user"),
+            ):
                 found = self._store.user_by_lookup(token)  # another process may have won
                 if found is None:
-                    user_id = self._store.insert_user(
-                        token, self._master.seal_user_name(user, token), 1
-                    )
-                    self._store.insert_data_key(
-                        user_id, 1, self._master.wrap(_crypto.new_key(), token, 1)
-                    )
-                    found = (user_id, 1)
+                    found = (accounts.create_user(self._store, self._master, self._audit, user), 1)
         try:
             audit_key = self._user_audit_key(found[0], token, user)
         except IntegrityError:
@@ -334,15 +362,12 @@ class Vault:
         return Runner(tree, self._handlers, self._lock, self._audit, audit_key, user, session)
 
     def _user_audit_key(self, user_id: int, token: bytes, user: str) -> UserAuditKey:
-        """The user's audit key, made on first use (also for users older than the log)."""
+        """The user's audit key (every user has one since their creation, or since the
+        store's upgrade to format 2)."""
         with self._lock, self._store.transaction(write=False, action="opening a user's memories"):
             wrapped = self._store.audit_key(user_id)
         if wrapped is None:
-            with self._lock, self._store.transaction(write=True, action="creating a user"):
-                wrapped = self._store.audit_key(user_id)
-                if wrapped is None:
-                    wrapped = self._master.wrap_audit_key(_crypto.new_key(), token)
-                    self._store.insert_audit_key(user_id, wrapped)
+            raise IntegrityError("a user's audit key is missing from the store")
         key = self._master.unwrap_audit_key(wrapped, token)
         return UserAuditKey(key, self._audit.keys.user(user))
 

@@ -30,7 +30,7 @@ pytestmark = pytest.mark.system
 
 USER = "crash-test"
 _HOME_FILES = {"vault.db", "vault.db-wal", "vault.db-shm"}
-_AUDIT_FILE = re.compile(r"audit(/\.lock|/audit-\d{6}\.jsonl)?")
+_AUDIT_FILE = re.compile(r"audit(/\.lock|/\.reserve|/audit-\d{6}\.jsonl)?")
 _ENV_KEY = base64.b64encode(b"memvault-crash-test-key-32-bytes").decode()
 
 # The helper: reads one JSON job per line, forks a child for it, reports the

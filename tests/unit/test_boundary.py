@@ -72,9 +72,9 @@ def test_a_non_numeric_audit_sync_mark_is_an_integrity_error(home: Path) -> None
     for argv in (["audit", "verify"], ["init"]):
         code, _, err = cli(["--home", str(home), *argv])
         assert code == 1, err
-        assert err.startswith("memvault: error: the vault database's audit sync mark is damaged"), (
-            err
-        )
+        assert err.startswith("memvault: error: ") and (
+            "the vault database's audit sync mark is damaged" in err.splitlines()[0]
+        ), err
         assert "internal error" not in err
 
 

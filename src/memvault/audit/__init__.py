@@ -13,6 +13,7 @@ from ._export import EXPORT_FORMATS, export, to_ecs, to_ocsf
 from ._files import DIR_NAME, MIN_SEGMENT_BYTES, SEGMENT_ENV
 from ._filters import Filters, parse_filters
 from ._keys import AuditKeys, ForwardState, UserAuditKey, forward_key_text, read_forward_key
+from ._ledger import Change, Ledger, LedgerState, committed_changes
 from ._record import FIELDS, MAC_SUFFIX_LEN, MEMORY_COMMANDS, OUTCOMES, Event
 from ._render import count, show, stats
 from ._review import SEALED, Scan, Source
@@ -32,14 +33,18 @@ __all__ = [
     "SEGMENT_ENV",
     "AuditKeys",
     "AuditLog",
+    "Change",
     "Event",
     "Filters",
     "ForwardState",
+    "Ledger",
+    "LedgerState",
     "Problem",
     "Report",
     "Scan",
     "Source",
     "UserAuditKey",
+    "committed_changes",
     "count",
     "examine",
     "export",

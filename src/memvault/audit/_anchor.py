@@ -22,6 +22,7 @@ from .._log import log as _oplog
 from ..errors import IntegrityError, VaultError
 from ._files import Tail
 from ._forward import ForwardSecure
+from ._ledger import Ledger
 from ._segments import find_record, line_hash, lines_after, not_applied_ref, prev_of, seq_of
 
 ANCHOR_EVERY = 256  # records that may run ahead of the store's anchor between anchors
@@ -35,11 +36,18 @@ class Anchored(ForwardSecure):
     _synced = 0
     _covered = -1
     _reads: list[tuple[int, bytes]]  # our read records since ``_covered``
+    ledger: Ledger | None = None  # the store's sealed account of itself (``._ledger``)
+    legacy_store = False  # a store of format 1, being upgraded: it may predate the anchor
 
     def store_head(self) -> tuple[int, str]:
         """The store's anchor: (seq, hash) of the newest record it holds a copy of."""
         newest = self._store.newest_record()
         if newest is None:
+            if not self.legacy_store and not self._store.is_empty():
+                raise IntegrityError(
+                    "the store holds users or memories but no audit anchor: it was removed",
+                    hint="run `memvault audit verify`; restore the home from a backup",
+                )
             return 0, self._genesis
         seq, line = newest
         if seq_of(line) != seq:
@@ -149,11 +157,12 @@ class Anchored(ForwardSecure):
         if tail is not None and tail.seq - self._known_head >= ANCHOR_EVERY:
             self.anchor()
 
-    def recover(self) -> list[str]:
+    def recover(self, *, upgrading: bool = False) -> list[str]:
         """At open: re-append lines the store holds and the log lost; return problems.
 
         Runs in a store write transaction (store lock, then log lock: the order
-        every appender takes them in).
+        every appender takes them in). ``upgrading``: the store is of a format
+        without a ledger, which the vault adds next.
         """
         with (
             self._store.transaction(write=True, action="checking the audit log"),
@@ -177,6 +186,8 @@ class Anchored(ForwardSecure):
                     self._sync_file()
                     _oplog.warning("audit_records_restored", count=restored)
                 problems = self._anchor_problems(tail)
+                if not problems and self.ledger is not None and not upgrading:
+                    problems = self.ledger.problems(self._known_head)
                 if not problems:
                     self._confirm(tail)
                 return problems

@@ -28,11 +28,12 @@ from typing import Any
 
 import structlog
 
-from ..errors import AuditError
+from ..errors import AuditError, IntegrityError
 from ..store import Store
 from ._anchor import Anchored
 from ._files import Tail, os_error
 from ._keys import AuditKeys
+from ._ledger import Ledger
 from ._record import FIELDS, MAC_SUFFIX_LEN, Event, encode_json, origin, stamp, to_chain
 from ._segments import SCHEMA_VERSION
 
@@ -48,9 +49,13 @@ class AuditLog(Anchored):
         *,
         durable: bool = True,
         segment_bytes: int | None = None,
+        ledger: Ledger | None = None,
     ) -> None:
         super().__init__(home, keys, store, durable=durable, segment_bytes=segment_bytes)
+        self.ledger = ledger
         self._reads = []
+        self._change: tuple[int, int] | None = None  # of the record being appended
+        self._announced = 0  # the number next_seq() promised to the held transaction
         self.read_only = False  # opened for verification: nothing may be appended
         # Bound once: the lazy proxy wrap_logger returns would bind again on every record.
         self._emit: structlog.BoundLogger = structlog.wrap_logger(
@@ -63,15 +68,36 @@ class AuditLog(Anchored):
         with self._mapped("reading the audit log's forward-secure key"):
             self._forward = self._load_forward()
 
-    def record(self, event: Event, *, txn: bool = False) -> int:
+    def record(
+        self, event: Event, *, txn: bool = False, change: tuple[int, int] | None = None
+    ) -> int:
         """Append the record of ``event``; returns its sequence number.
 
         ``txn=True``: the caller is inside a store write transaction (entered
         within :meth:`holding`), whose commit makes the record durable and
-        anchors it. Raises :class:`AuditError` if the record cannot be written.
+        anchors it. ``change`` (users, nodes): the transaction changed memories or
+        users, by that many more or fewer; the store's ledger advances to this
+        record in the same transaction. Raises :class:`AuditError` if the record
+        cannot be written.
         """
-        seq: int = self._emit.msg(event.command, **event.fields(), txn=txn)
+        if change is not None and (not txn or self.ledger is None):
+            raise AuditError("a change is recorded in a write transaction, with a ledger")
+        self._change = change
+        try:
+            seq: int = self._emit.msg(event.command, **event.fields(), txn=txn)
+        finally:
+            self._change = None
         return seq
+
+    def next_seq(self) -> int:
+        """Inside :meth:`holding`, before any record: the number this transaction's
+        record will take (the log stays locked until the transaction ends)."""
+        if not self._holding:
+            raise AuditError("next_seq() is only known within holding()")
+        self._acquire()
+        with self._mapped("reading the audit log"):
+            self._announced = self._resolve_tail().seq + 1
+        return self._announced
 
     def msg(self, fields: dict[str, Any]) -> int:
         """The end of the structlog chain: number, chain, MAC and append one record."""
@@ -94,6 +120,15 @@ class AuditLog(Anchored):
             tail = self._place(tail, len(body) - 1 + MAC_SUFFIX_LEN)
             line = self._finish(body)
             if txn:
+                if self._announced and self._announced != tail.seq + 1:
+                    raise AuditError(
+                        "the audit log moved on within a held transaction",
+                        hint="nothing was changed; report this",
+                    )
+                if self._change is not None:
+                    assert self.ledger is not None
+                    users, nodes = self._change
+                    self.ledger.advance(tail.seq + 1, users=users, nodes=nodes)
                 self._cover(tail, line)
             self._write(line, tail)
             if txn:
@@ -137,6 +172,7 @@ class AuditLog(Anchored):
         record was appended, a ``not_applied`` record follows it."""
         self._holding += 1
         self._txn_seq = 0
+        self._announced = 0
         failed: BaseException | None = None
         try:
             yield
@@ -145,7 +181,7 @@ class AuditLog(Anchored):
             raise
         finally:
             self._holding -= 1
-            appended, self._txn_seq = self._txn_seq, 0
+            appended, self._txn_seq, self._announced = self._txn_seq, 0, 0
             try:
                 if failed is not None and appended and self._locked:
                     self._not_applied(appended, "rolled_back")
@@ -180,6 +216,14 @@ class AuditLog(Anchored):
         head, _ = self.store_head()
         self._known_head = head
         if tail.txn and tail.seq > head:
+            state = self.ledger.load() if self.ledger is not None else None
+            if state is not None and state.written >= tail.seq:
+                # The store committed that record's change: its anchor was put back.
+                raise IntegrityError(
+                    f"the store's ledger names record {state.written}, but its audit anchor "
+                    f"is record {head}: the anchor was rolled back",
+                    hint="run `memvault audit verify`; restore the home from a backup",
+                )
             self._not_applied(tail.seq, "interrupted")
             return self._resolve_tail()
         return tail

@@ -131,6 +131,12 @@ def _examine(args: argparse.Namespace, options: dict[str, Any]) -> tuple[Report,
             forward_here=_forward_here(audit, found),
         )
         stray = audit.unexpected_files()
+        if report.intact and not found:
+            # The log holds together: now the store against it, memory by memory.
+            try:
+                report.problems += vault.verify_store()
+            except IntegrityError as exc:  # a row it could not even read: named, not raised
+                report.problems.append(Problem("the store", exc.message))
     report.problems[:0] = found
     if found:
         report.checkpoint = None

@@ -24,6 +24,9 @@ KDF_AUDIT_MAC: Final = "memvault/v1/audit-mac"  # MACs of audit records
 KDF_AUDIT_USERS: Final = "memvault/v1/audit-users"  # users' pseudonyms in the log
 KDF_AUDIT_CHECKPOINT: Final = "memvault/v1/audit-checkpoint"  # Ed25519 seed for checkpoints
 KDF_AUDIT_FORWARD_WRAP: Final = "memvault/v1/audit-forward-wrap"  # seals the forward key file
+KDF_AUDIT_LEDGER: Final = (
+    "memvault/v1/audit-ledger"  # seals the store's ledger
+)
 # From a user's data key:
 KDF_MEMORY: Final = "memvault/v1/memory"  # seals names, metadata and contents
 KDF_INDEX: Final = "memvault/v1/index"  # HMAC look-up tokens of names in a directory
@@ -43,6 +46,7 @@ KDF_LABELS: Final = (
     KDF_AUDIT_USERS,
     KDF_AUDIT_CHECKPOINT,
     KDF_AUDIT_FORWARD_WRAP,
+    KDF_AUDIT_LEDGER,
     KDF_MEMORY,
     KDF_INDEX,
     KDF_AUDIT_PATHS,
@@ -59,6 +63,7 @@ AAD_NODE: Final = "node"  # a node's metadata (+ token, parent identity, identit
 AAD_CONTENT: Final = "content"  # a file's text (+ token, identity, content id)
 AAD_AUDIT_PATHS: Final = "audit-paths"  # a record's paths (+ user pseudonym)
 AAD_AUDIT_FORWARD: Final = "audit-forward"  # the forward-secure key file (+ vault id)
+AAD_AUDIT_LEDGER: Final = "audit-ledger"  # the store's ledger (+ vault id)
 
 AAD_TAGS: Final = (
     AAD_CHECK,
@@ -69,4 +74,5 @@ AAD_TAGS: Final = (
     AAD_CONTENT,
     AAD_AUDIT_PATHS,
     AAD_AUDIT_FORWARD,
+    AAD_AUDIT_LEDGER,
 )

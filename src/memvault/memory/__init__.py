@@ -2,6 +2,8 @@
 the six commands over a user's encrypted tree, and the audited transaction each runs in
 (:class:`Runner`, which every adapter shares). Strings: ``docs/protocol.md``."""
 
+from . import _accounts as accounts
+from ._binding import verify_store
 from ._commands import (
     COMMANDS,
     Command,
@@ -52,8 +54,10 @@ __all__ = [
     "StrReplace",
     "Tree",
     "View",
+    "accounts",
     "format_size",
     "number_lines",
     "parse_command",
     "parse_path",
+    "verify_store",
 ]

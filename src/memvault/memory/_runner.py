@@ -40,6 +40,7 @@ from ._tree import Stored, Tree
 
 _PATH_CHARS = 1100  # a path longer than the guard allows is cut (it is refused anyway)
 _PATH_FIELDS = ("path", "old_path", "new_path")
+_BY_IDENTITY = ("rename", "delete")  # their records name the node by identity, not text
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,17 +116,27 @@ class Runner:
     def _write(self, command: Command, event: Event) -> Outcome:
         """A command that may change memories: its record commits with it, or neither does."""
         with self._audit.holding(), self._tree.transaction(write=True):
+            # Every node the command writes names the record that will describe it.
+            self._tree.begin_write(self._audit.next_seq())
+            change: tuple[int, int] | None = None
             try:
                 with self._tree.savepoint():
                     outcome = self._handlers.run(self._tree, command)
                     if outcome.refused is not None:
                         raise _Undo(outcome)
+                change = (0, self._tree.added)
             except _Undo as undo:
                 outcome = replace(undo.outcome, after=None)  # rolled back: nothing stored
             except CommandError as exc:
                 outcome = Outcome.refusal(exc)
             self._describe(event, outcome)
-            self._audit.record(event, txn=True)
+            acted = self._tree.acted
+            if change is not None and acted is not None and command.name in _BY_IDENTITY:
+                # A moved node, or a deleted directory: the digest of its identity alone.
+                event.before = event.before or self._audit_key.digest(acted, b"")
+                if command.name == "rename":
+                    event.after = event.before
+            self._audit.record(event, txn=True, change=change)
         return outcome
 
     def _read(self, command: Command, event: Event) -> Outcome:
@@ -209,6 +220,18 @@ class Runner:
                     rendered = "[unscreened]"
                 paths.append(rendered)
         return paths or None
+
+    def refuse_line(self, message: str) -> Reply:
+        """Record input that could not be read as a tool input at all (a line of
+        ``memvault exec`` that is not UTF-8, not JSON, or more than one value) and
+        return ``message``, the reader's error, as the reply.
+
+        The record says only that invalid input arrived: nothing of the input is
+        in it, nor in ``message``, which names what was wrong by position only.
+        """
+        event = Event(command="invalid", user=self._audit_key, session=self.session)
+        with self._lock:
+            return self._refuse(event, CommandError(message, kind="input"))
 
 
 def outcome_of(exc: CommandError) -> tuple[str, str]:

@@ -28,8 +28,11 @@ from ..errors import IntegrityError, StorageError
 from ..keys import Keyring, MasterKeys, UserKey, labels
 from ..store import Store
 
-_META = struct.Struct(">BQ16s")  # kind, size in bytes, content id
-_FILE, _DIR = 0, 1
+_META = struct.Struct(">BQ16sQ")  # kind, size in bytes, content id, written by record
+_FILE, _DIR = 2, 3
+# Metadata sealed before nodes carried the record that wrote them (store format 1): no
+# stamp; a node gets one when it is next written or moved.
+_LEGACY = struct.Struct(">BQ16s")  # kinds 0 (file) and 1 (directory)
 _ROOT_FID = b"/memories"
 
 _TAMPERED = "stored data failed its integrity check (modified, moved or corrupted)"
@@ -45,6 +48,7 @@ class Node:
     is_dir: bool
     size: int
     cid: bytes
+    written: int | None = None  # the audit record that last wrote it (None: format 1)
 
 
 ROOT = Node(id=0, fid=_ROOT_FID, name="", is_dir=True, size=0, cid=b"")
@@ -77,6 +81,11 @@ class Tree:
         self._user_id = user_id
         self._token = token
         self._keyring: Keyring | None = None
+        # Of the current write transaction: the record it will append (stamped into every
+        # node it writes), how many nodes it added (or removed), the node it acted on.
+        self._stamp = 0
+        self.added = 0
+        self.acted: bytes | None = None
         # context(a, b, c, d) == context(a, b) + context(c, d): the per-user part once.
         self._node_prefix = _crypto.context(labels.AAD_NODE, token)
         self._content_prefix = _crypto.context(labels.AAD_CONTENT, token)
@@ -111,6 +120,10 @@ class Tree:
                 self._keyring = self._load_keyring(primary)
             yield
 
+    def begin_write(self, stamp: int) -> None:
+        """Inside a write transaction: the sequence number of the record it will append."""
+        self._stamp, self.added, self.acted = stamp, 0, None
+
     def savepoint(self) -> AbstractContextManager[None]:
         """A step inside the current transaction, undone alone if it raises."""
         return self._store.savepoint()
@@ -143,18 +156,27 @@ class Tree:
     def _seal_meta(
         self, parent: Node, fid: bytes, name: str, is_dir: bool, size: int, cid: bytes
     ) -> bytes:
-        plain = _META.pack(_DIR if is_dir else _FILE, size, cid) + name.encode()
+        assert self._stamp > 0, "a node is written only in a stamped write transaction"
+        plain = _META.pack(_DIR if is_dir else _FILE, size, cid, self._stamp) + name.encode()
         return self._key.sealer.seal(plain, self._meta_ctx(parent.fid, fid))
 
     def _open_meta(self, node_id: int, parent_fid: bytes, fid: bytes, blob: bytes) -> Node:
         assert self._keyring is not None
         plain = _crypto.open_blob(blob, self._meta_ctx(parent_fid, fid), self._keyring.sealer_for)
-        kind, size, cid = _META.unpack_from(plain)
+        written: int | None
         try:
-            name = plain[_META.size :].decode()
-        except UnicodeDecodeError:
+            if plain[:1] in (b"\x02", b"\x03"):
+                kind, size, cid, written = _META.unpack_from(plain)
+                name = plain[_META.size :].decode()
+            elif plain[:1] in (b"\x00", b"\x01"):
+                kind, size, cid = _LEGACY.unpack_from(plain)
+                kind, written = kind + _FILE, None
+                name = plain[_LEGACY.size :].decode()
+            else:
+                raise IntegrityError(_TAMPERED)
+        except (UnicodeDecodeError, struct.error):
             raise IntegrityError(_TAMPERED) from None
-        return Node(id=node_id, fid=fid, name=name, is_dir=kind == _DIR, size=size, cid=cid)
+        return Node(node_id, fid, name, kind == _DIR, size, cid, written)
 
     # -- reading ---------------------------------------------------------------
 
@@ -249,7 +271,8 @@ class Tree:
         node_id = self._store.insert_node(
             self._user_id, parent.id, self._lookup(parent, name), fid, meta, self._key.version
         )
-        return Node(node_id, fid, name, True, 0, b"\0" * 16)
+        self.added += 1
+        return Node(node_id, fid, name, True, 0, b"\0" * 16, self._stamp)
 
     def create_file(self, parent: Node, name: str, text: str) -> Stored:
         fid = _crypto.new_id()
@@ -260,6 +283,8 @@ class Tree:
             self._user_id, parent.id, self._lookup(parent, name), fid, meta, self._key.version
         )
         self._store.insert_content(node_id, self._key.sealer.seal(raw, self._content_ctx(fid, cid)))
+        self.added += 1
+        self.acted = fid
         return Stored(fid, raw, text)
 
     def write(self, parent: Node, node: Node, text: str) -> Stored:
@@ -271,6 +296,7 @@ class Tree:
         self._store.replace_content(
             node.id, self._key.sealer.seal(raw, self._content_ctx(node.fid, cid))
         )
+        self.acted = node.fid
         return Stored(node.fid, raw, text)
 
     def move(self, node: Node, new_parent: Node, new_name: str) -> None:
@@ -279,7 +305,9 @@ class Tree:
         self._store.update_node(
             node.id, new_parent.id, self._lookup(new_parent, new_name), meta, self._key.version
         )
+        self.acted = node.fid
 
     def delete(self, node: Node) -> None:
         """Delete a file, or a directory with everything below it."""
-        self._store.delete_subtree(self._user_id, node.id)
+        self.added -= self._store.delete_subtree(self._user_id, node.id)
+        self.acted = node.fid

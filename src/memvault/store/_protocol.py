@@ -70,8 +70,17 @@ class Store(Protocol):
 
     # -- schema and metadata -----------------------------------------------------------
 
-    def initialize(self) -> None:
-        """Create the schema if absent (in a write transaction); refuse a newer schema."""
+    def initialize(self) -> int:
+        """Create the schema if absent (in a write transaction); return the stored format
+        version; refuse a newer one."""
+        ...
+
+    def mark_upgraded(self) -> None:
+        """Record that the store is now of the current format (after the vault upgraded it)."""
+        ...
+
+    def counts(self) -> tuple[int, int, int]:
+        """How many users, nodes and audit keys the store holds."""
         ...
 
     def check_structure(self) -> None:
@@ -154,6 +163,10 @@ class Store(Protocol):
 
     def audit_keys(self) -> list[tuple[bytes, bytes, bytes]]:
         """(user look-up token, sealed user name, wrapped audit key) of every user."""
+        ...
+
+    def users_without_audit_key(self) -> list[tuple[int, bytes]]:
+        """(user id, look-up token) of users that have no audit key (store format 1)."""
         ...
 
     def pending_records(self) -> list[tuple[int, bytes]]:

@@ -1,11 +1,14 @@
 """The SQLite store's schema: what each table holds (every BLOB column is sealed or keyed).
 
-``SCHEMA_VERSION`` is stored in ``meta``; a database of another version is refused.
+``SCHEMA_VERSION`` is stored in ``meta``; a database of a newer version is refused.
 """
 
 from __future__ import annotations
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+# Format 1 lacks the ledger (and its nodes carry no write stamps): the vault upgrades it
+# in place, once, and records that in the audit log.
+READABLE_VERSIONS = (b"1", b"2")
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (

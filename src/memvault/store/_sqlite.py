@@ -20,8 +20,9 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import IntegrityError, StorageError
+from ._errors import storage_error as _storage_error
 from ._protocol import Durability, NodeRow, SubtreeRow
-from ._schema import SCHEMA, SCHEMA_VERSION
+from ._schema import READABLE_VERSIONS, SCHEMA, SCHEMA_VERSION
 
 _BUSY_SECONDS = 30.0
 
@@ -58,26 +59,12 @@ _DAMAGED = "a record in the vault database has the wrong type (modified outside 
 _DAMAGED_HINT = "restore the home from a backup; nothing was changed"
 
 
-def _storage_error(exc: sqlite3.Error, action: str) -> StorageError | IntegrityError:
-    text = str(exc)
-    if isinstance(exc, sqlite3.DatabaseError) and (
-        "malformed" in text or "not a database" in text or "corrupt" in text
-    ):
-        return IntegrityError(
-            f"the vault database is corrupted ({text}) while {action}",
-            hint="restore the home from a backup; nothing was changed",
-        )
-    return StorageError(
-        f"the vault database could not complete the operation while {action}: {text}",
-        hint="check free disk space and permissions on the home; nothing was changed",
-    )
-
-
 class SqliteStore:
     """A connection to one vault's SQLite database."""
 
     def __init__(self, path: Path, *, durability: Durability = "full") -> None:
         self.path = path
+        self._deleted = False  # the open transaction deleted memories (see _purge_wal)
         try:
             # SQLite creates the -wal and -shm files with the database's mode.
             fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
@@ -132,15 +119,35 @@ class SqliteStore:
         try:
             yield
         except BaseException:
+            self._deleted = False
             with suppress(sqlite3.Error):
                 self._db.execute("ROLLBACK")
             raise
         try:
             self._db.execute("COMMIT")
         except sqlite3.Error as exc:
+            self._deleted = False
             with suppress(sqlite3.Error):
                 self._db.execute("ROLLBACK")
             raise _storage_error(exc, action) from None
+        if self._deleted:
+            self._purge_wal()
+
+    def _purge_wal(self) -> None:
+        """After a commit that deleted memories: copy the WAL into the database (where
+        ``secure_delete`` zeroed the freed pages) and truncate it, so that no copy of
+        the files taken later, even while the vault is open, holds the deleted
+        ciphertexts in older WAL frames. Best effort and without waiting: while another
+        process reads an older snapshot, the frames stay until the next purge."""
+        self._deleted = False
+        try:
+            self._db.execute("PRAGMA busy_timeout = 0")
+            self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
+        except sqlite3.Error:
+            pass
+        finally:
+            with suppress(sqlite3.Error):
+                self._db.execute(f"PRAGMA busy_timeout = {int(_BUSY_SECONDS * 1000)}")
 
     @contextmanager
     def savepoint(self) -> Iterator[None]:
@@ -159,11 +166,6 @@ class SqliteStore:
         """Run a statement that changes rows; sqlite3 errors become ours."""
         try:
             return self._db.execute(sql, args)
-        except sqlite3.IntegrityError as exc:
-            raise IntegrityError(
-                f"the vault database refused a change ({exc})",
-                hint="the store's structure is inconsistent; nothing was changed",
-            ) from None
         except sqlite3.Error as exc:
             raise _storage_error(exc, "running a command") from None
 
@@ -181,20 +183,35 @@ class SqliteStore:
 
     # -- schema and metadata ------------------------------------------------
 
-    def initialize(self) -> None:
-        """Create the schema if absent (inside the caller's write transaction)."""
+    def initialize(self) -> int:
+        """Create the schema if absent (inside the caller's write transaction); return the
+        stored format version (an older one is upgraded by the vault, a newer one refused)."""
         for statement in SCHEMA.split(";"):
             if statement.strip():
                 self._exec(statement)
         version = self.get_meta("schema")
         if version is None:
             self.set_meta("schema", str(SCHEMA_VERSION).encode())
-        elif version != str(SCHEMA_VERSION).encode():
+            return SCHEMA_VERSION
+        if version not in READABLE_VERSIONS:
             raise StorageError(
                 f"the vault database has schema version {version.decode(errors='replace')}, "
-                f"this memvault reads version {SCHEMA_VERSION}",
+                f"this memvault reads versions up to {SCHEMA_VERSION}",
                 hint="upgrade memvault to open this vault",
             )
+        return int(version)
+
+    def mark_upgraded(self) -> None:
+        """Record that the store is now of the current format."""
+        self.set_meta("schema", str(SCHEMA_VERSION).encode())
+
+    def counts(self) -> tuple[int, int, int]:
+        """(users, nodes, audit keys): what the ledger's counts are checked against."""
+        row = self._one(
+            "SELECT (SELECT count(*) FROM users), (SELECT count(*) FROM nodes),"
+            " (SELECT count(*) FROM audit_keys)"
+        )
+        return _int(row[0]), _int(row[1]), _int(row[2])
 
     def check_structure(self) -> None:
         """SQLite's own check of pages and indexes: damage is refused at open, not met later."""
@@ -318,7 +335,7 @@ class SqliteStore:
 
     def delete_subtree(self, user_id: int, node_id: int) -> int:
         """Delete a node and everything below it (contents go with their nodes)."""
-        cur = self._exec(
+        self._exec(
             "WITH RECURSIVE sub(id, depth) AS ("
             "  SELECT id, 0 FROM nodes WHERE user_id = ?1 AND id = ?2"
             "  UNION ALL"
@@ -327,7 +344,10 @@ class SqliteStore:
             ") DELETE FROM nodes WHERE id IN (SELECT id FROM sub)",
             (user_id, node_id, _MAX_DEPTH),
         )
-        return int(cur.rowcount)
+        self._deleted = True
+        # Not the cursor's rowcount: the module reports -1 for a statement that starts
+        # with WITH.
+        return _int(self._one("SELECT changes()")[0])
 
     # -- audit anchors ------------------------------------------------------
 
@@ -345,6 +365,14 @@ class SqliteStore:
             " ON a.user_id = u.id"
         )
         return [(_blob(r[0]), _blob(r[1]), _blob(r[2])) for r in rows]
+
+    def users_without_audit_key(self) -> list[tuple[int, bytes]]:
+        """(user id, look-up token) of users made before audit keys were (format 1)."""
+        rows = self._q(
+            "SELECT u.id, u.lookup FROM users AS u WHERE NOT EXISTS"
+            " (SELECT 1 FROM audit_keys AS a WHERE a.user_id = u.id)"
+        )
+        return [(_int(r[0]), _blob(r[1])) for r in rows]
 
     def pending_records(self) -> list[tuple[int, bytes]]:
         rows = self._q("SELECT seq, line FROM audit_pending ORDER BY seq")

@@ -89,17 +89,19 @@ SCRIPT: list[tuple[str, str, dict[str, Any]]] = [
 EXPECTED = [
     (1, None, "vault.create", "ok"),
     (2, None, "policy.change", "ok"),
-    (3, "alice", "create", "ok"),
-    (4, "alice", "create", "ok"),
-    (5, "alice", "view", "ok"),
-    (6, "alice", "view", "refused"),
-    (7, "alice", "create", "blocked"),
-    (8, "alice", "str_replace", "ok"),
-    (9, "alice", "rename", "ok"),
-    (10, "bob", "create", "ok"),
-    (11, "bob", "view", "error"),
-    (12, "bob", "delete", "ok"),
-    (13, "bob", "invalid", "invalid"),
+    (3, "alice", "user.create", "ok"),
+    (4, "bob", "user.create", "ok"),
+    (5, "alice", "create", "ok"),
+    (6, "alice", "create", "ok"),
+    (7, "alice", "view", "ok"),
+    (8, "alice", "view", "refused"),
+    (9, "alice", "create", "blocked"),
+    (10, "alice", "str_replace", "ok"),
+    (11, "alice", "rename", "ok"),
+    (12, "bob", "create", "ok"),
+    (13, "bob", "view", "error"),
+    (14, "bob", "delete", "ok"),
+    (15, "bob", "invalid", "invalid"),
 ]
 
 
@@ -108,6 +110,8 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("MEMVAULT_MASTER_KEY", base64.b64encode(os.urandom(32)).decode())
     home = tmp_path / "home"
     with Vault.open(home) as vault:
+        vault.runner("alice")  # records 3 and 4: the users' creation
+        vault.runner("bob")
         for user, session, command in SCRIPT:
             tool = vault.memory_tool(user, session=session)
             with contextlib.suppress(ToolError):
@@ -139,15 +143,15 @@ def test_show_json_resolves_every_record(vault: Vault) -> None:
     rows = records(vault)
     assert [(r["seq"], r["user"], r["command"], r["outcome"]) for r in rows] == EXPECTED
     by_seq = {r["seq"]: r for r in rows}
-    assert by_seq[3]["paths"] == ["/memories/notes/contact.md"]
-    assert by_seq[3]["findings"] == {"phone": 1}
-    assert by_seq[3]["session"] == "s-a1"
-    assert by_seq[6]["paths"] == ["/memories/../etc"] and by_seq[6]["error"] == "path"
-    assert by_seq[9]["paths"] == ["/memories/keys.md", "/memories/old/keys.md"]
-    assert by_seq[11]["error"] == "not_found"
-    assert by_seq[13]["error"] == "input"
+    assert by_seq[5]["paths"] == ["/memories/notes/contact.md"]
+    assert by_seq[5]["findings"] == {"phone": 1}
+    assert by_seq[5]["session"] == "s-a1"
+    assert by_seq[8]["paths"] == ["/memories/../etc"] and by_seq[8]["error"] == "path"
+    assert by_seq[11]["paths"] == ["/memories/keys.md", "/memories/old/keys.md"]
+    assert by_seq[13]["error"] == "not_found"
+    assert by_seq[15]["error"] == "input"
     assert by_seq[1]["user"] is None and by_seq[1]["details"] == {"vault": vault.vault_id}
-    assert by_seq[3]["pseudonym"] == vault.audit.keys.user("alice")
+    assert by_seq[5]["pseudonym"] == vault.audit.keys.user("alice")
     assert all(r["paths_sealed"] is False for r in rows)
     assert all("mac" not in r and "prev" not in r for r in rows)
 
@@ -157,11 +161,11 @@ def test_show_plain_is_one_aligned_line_per_record(vault: Vault) -> None:
     out = io.StringIO()
     totals = show(vault, parse_filters(), out)
     lines = out.getvalue().splitlines()
-    assert (totals.records, totals.skipped, len(lines)) == (13, 0, 13)
+    assert (totals.records, totals.skipped, len(lines)) == (15, 0, 15)
     assert "\x1b" not in out.getvalue()
-    assert lines[2].split() == [
-        "3",
-        lines[2].split()[1],
+    assert lines[4].split() == [
+        "5",
+        lines[4].split()[1],
         "alice",
         "s-a1",
         "create",
@@ -171,10 +175,10 @@ def test_show_plain_is_one_aligned_line_per_record(vault: Vault) -> None:
         "redacted:",
         "phone=1",
     ]
-    assert lines[8].endswith("/memories/keys.md -> /memories/old/keys.md")
+    assert lines[10].endswith("/memories/keys.md -> /memories/old/keys.md")
     assert lines[0].split()[2:5] == ["operator", "-", "vault.create"]
     assert lines[0].endswith(f"vault={vault.vault_id}")
-    assert len({line.index(" alice ") for line in lines[2:9]}) == 1  # columns line up
+    assert len({line.index(" alice ") for line in lines[4:11]}) == 1  # columns line up
 
 
 def test_show_table_on_a_terminal(vault: Vault, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -239,52 +243,52 @@ def test_show_escapes_control_characters_from_the_log(
 
 def test_filter_by_user_and_session(vault: Vault) -> None:
     """--user matches by pseudonym (also given as one); --session exactly."""
-    assert seqs(vault, user="alice") == [3, 4, 5, 6, 7, 8, 9]
-    assert seqs(vault, user=["bob"]) == [10, 11, 12, 13]
-    assert seqs(vault, user=vault.audit.keys.user("bob")) == [10, 11, 12, 13]
+    assert seqs(vault, user="alice") == [3, 5, 6, 7, 8, 9, 10, 11]
+    assert seqs(vault, user=["bob"]) == [4, 12, 13, 14, 15]
+    assert seqs(vault, user=vault.audit.keys.user("bob")) == [4, 12, 13, 14, 15]
     assert seqs(vault, user="carol") == []
-    assert seqs(vault, session="s-a2") == [8, 9]
-    assert seqs(vault, session=["s-a2", "s-b1"]) == [8, 9, 10, 11, 12, 13]
+    assert seqs(vault, session="s-a2") == [10, 11]
+    assert seqs(vault, session=["s-a2", "s-b1"]) == [10, 11, 12, 13, 14, 15]
     assert seqs(vault, user="bob", session="s-a2") == []
 
 
 def test_filter_by_path_exact_prefix_and_glob(vault: Vault) -> None:
     """--path P is exact, P/ takes P and what is under it, * and ? are globs."""
-    assert seqs(vault, path="/memories/notes/contact.md") == [3, 5, 8]
+    assert seqs(vault, path="/memories/notes/contact.md") == [5, 7, 10]
     assert seqs(vault, path="/memories/notes") == []
-    assert seqs(vault, path="/memories/notes/") == [3, 5, 8]
-    assert seqs(vault, path="/memories/old/") == [9]  # a rename matches by either path
-    assert seqs(vault, path="/memories/keys.md") == [4, 9]
-    assert seqs(vault, path="*/k?.md") == [7]
-    assert seqs(vault, path="/memories/*.md") == [3, 4, 5, 7, 8, 9, 10, 11, 12]
-    assert seqs(vault, path=["/memories/todo.md", "/memories/x"]) == [10, 12, 13]
-    assert seqs(vault, path="/memories/") == [3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]
+    assert seqs(vault, path="/memories/notes/") == [5, 7, 10]
+    assert seqs(vault, path="/memories/old/") == [11]  # a rename matches by either path
+    assert seqs(vault, path="/memories/keys.md") == [6, 11]
+    assert seqs(vault, path="*/k?.md") == [9]
+    assert seqs(vault, path="/memories/*.md") == [5, 6, 7, 9, 10, 11, 12, 13, 14]
+    assert seqs(vault, path=["/memories/todo.md", "/memories/x"]) == [12, 14, 15]
+    assert seqs(vault, path="/memories/") == [5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]
 
 
 def test_filter_by_command_outcome_and_redaction(vault: Vault) -> None:
     """--command/--outcome take lists or commas, --command globs; --redacted-only findings."""
-    assert seqs(vault, command="create,delete") == [3, 4, 7, 10, 12]
-    assert seqs(vault, command=["rename", "invalid"]) == [9, 13]
+    assert seqs(vault, command="create,delete") == [5, 6, 9, 12, 14]
+    assert seqs(vault, command=["rename", "invalid"]) == [11, 15]
     assert seqs(vault, command="vault.*") == [1]
     assert seqs(vault, command="policy.change") == [2]
-    assert seqs(vault, outcome="refused, blocked") == [6, 7]
-    assert seqs(vault, outcome="ok", user="bob") == [10, 12]
-    assert seqs(vault, redacted_only=True) == [3, 4, 8]
-    assert seqs(vault, redacted_only=True, path="/memories/keys.md") == [4]
+    assert seqs(vault, outcome="refused, blocked") == [8, 9]
+    assert seqs(vault, outcome="ok", user="bob") == [4, 12, 14]
+    assert seqs(vault, redacted_only=True) == [5, 6, 10]
+    assert seqs(vault, redacted_only=True, path="/memories/keys.md") == [6]
 
 
 def test_filter_by_period(vault: Vault) -> None:
     """--since/--until take RFC 3339, dates and ages; the bounds are as documented."""
     rows = records(vault)
     fifth = rows[4]["time"]
-    assert seqs(vault, since=fifth) == list(range(5, 14))
+    assert seqs(vault, since=fifth) == list(range(5, 16))
     assert seqs(vault, until=fifth) == [1, 2, 3, 4, 5]  # a full time is inclusive
     assert seqs(vault, since=fifth, until=fifth) == [5]
-    assert seqs(vault, since="1h") == list(range(1, 14))
+    assert seqs(vault, since="1h") == list(range(1, 16))
     assert seqs(vault, until="1h") == []
     today = rows[0]["time"][:10]
-    assert seqs(vault, since=today, until=today) == list(range(1, 14))  # the whole day
-    assert seqs(vault, since=f"{today}T00:00:00+14:00", until="2999-01-01") == list(range(1, 14))
+    assert seqs(vault, since=today, until=today) == list(range(1, 16))  # the whole day
+    assert seqs(vault, since=f"{today}T00:00:00+14:00", until="2999-01-01") == list(range(1, 16))
 
 
 def test_parse_filters_reads_the_time_forms() -> None:
@@ -336,9 +340,9 @@ def test_stats_counts_the_filtered_records(vault: Vault) -> None:
     out = io.StringIO()
     stats(vault, parse_filters(), out, json=True)
     result = json.loads(out.getvalue())
-    assert result["records"] == 13 and result["unparseable"] == 0
+    assert result["records"] == 15 and result["unparseable"] == 0
     assert result["operator_actions"] == 2
-    assert result["users"] == {"alice": 7, "bob": 4}
+    assert result["users"] == {"alice": 8, "bob": 5}
     assert result["commands"] == {
         "create": 4,
         "view": 3,
@@ -347,14 +351,19 @@ def test_stats_counts_the_filtered_records(vault: Vault) -> None:
         "policy.change": 1,
         "rename": 1,
         "str_replace": 1,
+        "user.create": 2,
         "vault.create": 1,
     }
-    assert result["outcomes"] == {"ok": 9, "blocked": 1, "error": 1, "invalid": 1, "refused": 1}
+    assert result["outcomes"] == {"ok": 11, "blocked": 1, "error": 1, "invalid": 1, "refused": 1}
     assert result["redactions"] == {"password": 2, "phone": 1}
     assert result["redacted_records"] == 3
     assert result["first"] <= result["last"]
     bob = count(vault, parse_filters(user="bob", outcome="ok"))
-    assert (bob.records, dict(bob.commands), bob.operator) == (2, {"create": 1, "delete": 1}, 0)
+    assert (bob.records, dict(bob.commands), bob.operator) == (
+        3,
+        {"user.create": 1, "create": 1, "delete": 1},
+        0,
+    )
 
 
 def test_stats_as_text_and_table(vault: Vault, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -362,8 +371,8 @@ def test_stats_as_text_and_table(vault: Vault, monkeypatch: pytest.MonkeyPatch) 
     out = io.StringIO()
     stats(vault, parse_filters(user="alice"), out)
     lines = out.getvalue().splitlines()
-    assert lines[0].startswith("7 records, ")
-    assert lines[1].split() == ["user", "alice", "7"]
+    assert lines[0].startswith("8 records, ")
+    assert lines[1].split() == ["user", "alice", "8"]
     assert ["redaction", "type", "password", "2"] in [line.split() for line in lines]
     monkeypatch.setenv("COLUMNS", "120")
     table = io.StringIO()
@@ -385,8 +394,8 @@ def test_ecs_mapping_of_a_known_record(vault: Vault) -> None:
         "module": "memvault",
         "dataset": "memvault.audit",
         "provider": "memvault",
-        "id": f"{vault.vault_id}-3",
-        "sequence": 3,
+        "id": f"{vault.vault_id}-5",
+        "sequence": 5,
         "action": "create",
         "category": ["file"],
         "type": ["creation"],
@@ -412,10 +421,10 @@ def test_ecs_mapping_of_a_known_record(vault: Vault) -> None:
 def test_ecs_mapping_of_refusals_and_operator_actions(vault: Vault) -> None:
     """Refusals are failures with an error code; operator actions are configuration."""
     by_seq = {e.seq: to_ecs(e, vault.vault_id) for e in Scan(vault)}
-    assert by_seq[6]["event"]["outcome"] == "failure"
-    assert by_seq[6]["event"]["type"] == ["info"]
-    assert by_seq[6]["error"] == {"code": "path"}
-    assert by_seq[12]["event"]["type"] == ["deletion"]
+    assert by_seq[8]["event"]["outcome"] == "failure"
+    assert by_seq[8]["event"]["type"] == ["info"]
+    assert by_seq[8]["error"] == {"code": "path"}
+    assert by_seq[14]["event"]["type"] == ["deletion"]
     assert by_seq[1]["event"]["category"] == ["configuration"]
     assert by_seq[1]["event"]["type"] == ["creation"]
     assert by_seq[2]["event"]["type"] == ["change"]
@@ -451,7 +460,7 @@ def test_ocsf_mapping_of_a_known_record(vault: Vault) -> None:
         "src_endpoint": {"hostname": entry.host},
         "resources": [{"name": "/memories/notes/contact.md", "type": "memory"}],
         "unmapped": {
-            "seq": 3,
+            "seq": 5,
             "findings": {"phone": 1},
             "after": entry.after,
             "key_version": 1,
@@ -462,7 +471,7 @@ def test_ocsf_mapping_of_a_known_record(vault: Vault) -> None:
     assert event == expected
     assert metadata["version"] == "1.1.0"
     assert metadata["product"]["name"] == metadata["product"]["vendor_name"] == "memvault"
-    assert metadata["uid"] == f"{vault.vault_id}-3"
+    assert metadata["uid"] == f"{vault.vault_id}-5"
     assert metadata["original_time"] == entry.time
 
 
@@ -470,14 +479,14 @@ def test_ocsf_activities_and_statuses(vault: Vault) -> None:
     """view reads, str_replace/rename update, delete deletes; failures carry the error."""
     by_seq = {e.seq: to_ocsf(e, vault.vault_id) for e in Scan(vault)}
     ids = {seq: (e["activity_id"], e["type_uid"]) for seq, e in by_seq.items()}
-    assert ids[5] == (2, 600302)
-    assert ids[8] == ids[9] == (3, 600303)
-    assert ids[12] == (4, 600304)
-    assert ids[13] == (0, 600300)
+    assert ids[7] == (2, 600302)
+    assert ids[10] == ids[11] == (3, 600303)
+    assert ids[14] == (4, 600304)
+    assert ids[15] == (0, 600300)
     assert (by_seq[1]["activity_id"], by_seq[1]["activity_name"]) == (99, "vault.create")
     assert by_seq[1]["type_name"] == "API Activity: Other"
     assert "user" not in by_seq[1]["actor"]
-    blocked = by_seq[7]
+    blocked = by_seq[9]
     assert (blocked["status_id"], blocked["status"], blocked["severity_id"]) == (2, "Failure", 3)
     assert blocked["api"]["response"] == {"error": "blocked"}
     assert blocked["status_detail"] == "blocked"
@@ -489,15 +498,15 @@ def test_export_writes_a_private_file_and_never_overwrites(
 ) -> None:
     """export writes mode 0600 JSON Lines, refuses an existing file, overwrites on request."""
     target = tmp_path / f"out.{fmt}.jsonl"
-    assert export(vault, parse_filters(user="bob"), fmt, target) == 4
+    assert export(vault, parse_filters(user="bob"), fmt, target) == 5
     assert stat.S_IMODE(target.stat().st_mode) == 0o600
     lines = [json.loads(line) for line in target.read_text().splitlines()]
-    assert len(lines) == 4
+    assert len(lines) == 5
     before = target.read_bytes()
     with pytest.raises(UsageError, match="already exists; it was left as it is"):
         export(vault, parse_filters(), fmt, target)
     assert target.read_bytes() == before
-    assert export(vault, parse_filters(), fmt, target, overwrite=True) == 13
+    assert export(vault, parse_filters(), fmt, target, overwrite=True) == 15
     assert stat.S_IMODE(target.stat().st_mode) == 0o600
     assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".")) == []
 
@@ -551,19 +560,22 @@ def test_erased_user_shows_pseudonym_and_sealed_paths(home: Path) -> None:
         (user_id,) = db.execute("SELECT min(id) FROM users").fetchone()
         db.execute("DELETE FROM audit_keys WHERE user_id = ?", (user_id,))
     db.close()
-    with Vault.open(home) as vault:
+    # Opened for review only, as `audit show` does: the missing key is what erasure leaves.
+    with Vault._open(home, audit_problems=[]) as vault:
         rows = records(vault, user="alice")
-        assert [r["seq"] for r in rows] == [3, 4, 5, 6, 7, 8, 9]  # the name still finds them
+        # the name still finds them
+        assert [r["seq"] for r in rows] == [3, 5, 6, 7, 8, 9, 10, 11]
         assert all(r["user"] == r["pseudonym"] == alice for r in rows)
-        assert all(r["paths"] is None and r["paths_sealed"] for r in rows)
+        assert all(r["paths"] is None and r["paths_sealed"] for r in rows[1:])
         assert seqs(vault, path="/memories/notes/contact.md") == []
         out = io.StringIO()
         show(vault, parse_filters(), out)
         lines = out.getvalue().splitlines()
-        assert all(alice in line and f"  {SEALED}" in line for line in lines[2:9])
+        assert all(alice in line and f"  {SEALED}" in line for line in lines[4:11])
         assert "alice" not in out.getvalue().replace(alice, "")
-        assert "/memories/todo.md" in lines[9]  # bob's key is still there
-        ecs = to_ecs(next(iter(Scan(vault, parse_filters(user="alice")))), vault.vault_id)
+        assert "/memories/todo.md" in lines[11]  # bob's key is still there
+        scan = Scan(vault, parse_filters(user="alice", command="create"))
+        ecs = to_ecs(next(iter(scan)), vault.vault_id)
         assert ecs["user"] == {"id": alice} and "file" not in ecs
         assert ecs["memvault"]["paths_sealed"] is True
 
@@ -576,7 +588,7 @@ def test_unparseable_lines_are_skipped_and_counted(home: Path) -> None:
     segment.write_bytes(b"".join(lines))
     with Vault.open(home) as vault:
         totals = show(vault, parse_filters(), io.StringIO(), json=True)
-        assert (totals.records, totals.skipped) == (13, 4)
+        assert (totals.records, totals.skipped) == (15, 4)
         assert totals.note() == (
             "4 lines of the audit log could not be read as records and were skipped; "
             "run `memvault audit verify`"
@@ -591,6 +603,6 @@ def test_the_newest_line_while_it_is_written_is_not_a_record(home: Path) -> None
         with segment.open("ab") as handle:
             handle.write(b'{"v":1,"seq":99,')
         totals = show(vault, parse_filters(), io.StringIO(), json=True)
-        assert (totals.records, totals.skipped, totals.note()) == (13, 0, None)
+        assert (totals.records, totals.skipped, totals.note()) == (15, 0, None)
         with segment.open("r+b") as handle:
             handle.truncate(segment.stat().st_size - len(b'{"v":1,"seq":99,'))

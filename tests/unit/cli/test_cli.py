@@ -206,13 +206,15 @@ def test_audit_show_json_has_the_pinned_fields(home: Path) -> None:
     assert [(r["seq"], r["user"], r["command"], r["outcome"]) for r in rows] == [
         (1, None, "vault.create", "ok"),
         (2, None, "policy.change", "ok"),
-        (3, "alice", "create", "ok"),
-        (4, "alice", "view", "ok"),
-        (5, "alice", "view", "refused"),
+        (3, "alice", "user.create", "ok"),
+        (4, "alice", "create", "ok"),
+        (5, "alice", "view", "ok"),
+        (6, "alice", "view", "refused"),
+        (7, None, "audit.show", "ok"),  # recorded before anything is shown
     ]
     assert all(r["time"].endswith("Z") and len(r["time"]) == 27 for r in rows)
-    assert rows[2]["findings"] == {"email": 1} and rows[2]["session"] == "conv-7"
-    assert rows[4]["paths"] == ["/etc/passwd"] and rows[4]["error"] == "path"
+    assert rows[3]["findings"] == {"email": 1} and rows[3]["session"] == "conv-7"
+    assert rows[5]["paths"] == ["/etc/passwd"] and rows[5]["error"] == "path"
 
 
 def test_audit_show_filters_and_stats(home: Path) -> None:
@@ -221,10 +223,10 @@ def test_audit_show_filters_and_stats(home: Path) -> None:
     code, out, _ = run(
         ["--home", str(home), "audit", "show", "--json", "--command", "view", "--outcome", "ok"]
     )
-    assert code == 0 and [json.loads(line)["seq"] for line in out.splitlines()] == [4]
+    assert code == 0 and [json.loads(line)["seq"] for line in out.splitlines()] == [5]
     code, out, _ = run(["--home", str(home), "audit", "stats", "--json", "--user", "alice"])
     counts = json.loads(out)
-    assert code == 0 and counts["records"] == 3 and counts["redactions"] == {"email": 1}
+    assert code == 0 and counts["records"] == 4 and counts["redactions"] == {"email": 1}
     code, out, err = run(["--home", str(home), "audit", "show", "--since", "yesterday"])
     assert code == 2 and out == ""
     assert err.startswith("memvault: error: --since 'yesterday' is not a time\n")
@@ -238,7 +240,7 @@ def test_audit_export_writes_and_is_recorded(home: Path, tmp_path: Path) -> None
         ["--home", str(home), "audit", "export", "--format", "ecs", "--out", str(target)]
     )
     assert (code, err) == (0, "")
-    assert out == f"6 records written to {target} (ecs)\n"
+    assert out == f"7 records written to {target} (ecs)\n"
     docs = [json.loads(line) for line in target.read_text().splitlines()]
     assert docs[-1]["event"]["action"] == "audit.export"
     code, _, err = run(

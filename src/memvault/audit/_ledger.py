@@ -1,0 +1,183 @@
+"""The ledger: the store's sealed account of itself, bound to the audit log.
+
+The anchor (:mod:`._anchor`) proves the log is not shorter than the store
+remembers, but the anchor is a copy of a genuine record: someone with write
+access to the home and no key could put back an older genuine copy (or delete
+it) and cut the log to match, and the memories written after it would stand
+in a store whose anchor says they were never written. The ledger closes that:
+
+* a sealed value in the store's ``meta`` (key :data:`META_KEY`), under a key
+  derived from the master key, holding the sequence number of the newest
+  record whose transaction changed memories or users (``written``) and how
+  many users and nodes the store holds;
+* every write that changes anything updates it in the same transaction as the
+  change and its record, so the ledger can only be rolled back together with
+  the anchor, and then every memory written since is newer than both: each
+  node's sealed metadata names the record that last wrote it
+  (``memory/_tree.py``), which ``memvault audit verify`` checks against the log
+  (``memory/_binding.py``).
+
+Opening the vault checks what costs nothing to check: the counts against the
+rows, and ``written`` against the anchor. A store without a ledger is damaged
+unless it holds nothing (a new vault) or is of format 1 (the vault upgrades it
+once, and records that).
+"""
+
+from __future__ import annotations
+
+import json
+import struct
+from dataclasses import dataclass
+from pathlib import Path
+
+from .. import _crypto
+from .._crypto import Key, Sealer
+from ..errors import IntegrityError
+from ..keys import labels as L
+from ..store import Store
+from ._segments import segments
+
+META_KEY = "ledger"
+_FORMAT = 1
+_STATE = struct.Struct(">BQQQ")  # format, written, users, nodes
+_HINT = "run `memvault audit verify` for the details; restore the home from a backup"
+
+
+@dataclass(frozen=True, slots=True)
+class LedgerState:
+    """What the store says of itself, as sealed in its ledger."""
+
+    written: int  # the newest record whose transaction changed memories or users
+    users: int
+    nodes: int
+
+
+class Ledger:
+    """Reads, checks and advances one store's ledger (inside the caller's transaction)."""
+
+    __slots__ = ("_ctx", "_sealer", "_store")
+
+    def __init__(self, store: Store, master: Key, vault_id: str) -> None:
+        self._store = store
+        key = _crypto.derive(master, L.KDF_AUDIT_LEDGER, salt=bytes.fromhex(vault_id))
+        self._sealer = Sealer(key, 1)
+        self._ctx = _crypto.context(L.AAD_AUDIT_LEDGER, vault_id)
+
+    def __repr__(self) -> str:
+        return "<Ledger>"
+
+    def load(self) -> LedgerState | None:
+        """The sealed state; None if the store has none. IntegrityError if it does not open."""
+        blob = self._store.get_meta(META_KEY)
+        if blob is None:
+            return None
+        try:
+            plain = _crypto.open_blob(blob, self._ctx, lambda v: self._sealer if v == 1 else None)
+            fmt, written, users, nodes = _STATE.unpack(plain)
+        except (IntegrityError, struct.error):
+            raise IntegrityError(
+                "the store's ledger fails its integrity check (modified or replaced)", hint=_HINT
+            ) from None
+        if fmt != _FORMAT:
+            raise IntegrityError(f"the store's ledger has an unknown format ({fmt})", hint=_HINT)
+        return LedgerState(written, users, nodes)
+
+    def save(self, state: LedgerState) -> None:
+        plain = _STATE.pack(_FORMAT, state.written, state.users, state.nodes)
+        self._store.set_meta(META_KEY, self._sealer.seal(plain, self._ctx))
+
+    def advance(self, seq: int, *, users: int = 0, nodes: int = 0) -> None:
+        """Record that the transaction of record ``seq`` changed the store: ``users`` and
+        ``nodes`` more (or fewer) than before."""
+        state = self.load()
+        if state is None:
+            raise IntegrityError("the store's ledger is missing", hint=_HINT)
+        new = LedgerState(seq, state.users + users, state.nodes + nodes)
+        if new.users < 0 or new.nodes < 0 or seq <= state.written:
+            raise IntegrityError(
+                "the store's ledger does not match its rows (modified outside memvault)",
+                hint=_HINT,
+            )
+        self.save(new)
+
+    def problems(self, head: int) -> list[str]:
+        """What an open can check at once: the counts against the rows and the newest
+        change against the anchor (``head``, the store's anchored record)."""
+        state = self.load()
+        users, nodes, audit_keys = self._store.counts()
+        if state is None:
+            if users or nodes:
+                return ["the store holds users or memories but no ledger: it was removed"]
+            return []
+        out = []
+        if state.users != users:
+            out.append(
+                f"the store holds {users} users, but its ledger counts {state.users}: users "
+                "were deleted or added outside memvault"
+            )
+        if state.nodes != nodes:
+            out.append(
+                f"the store holds {nodes} memories (files and directories), but its ledger "
+                f"counts {state.nodes}: memories were deleted or re-inserted outside memvault"
+            )
+        if audit_keys != users:
+            out.append(
+                f"the store holds {audit_keys} audit keys for {users} users: keys were "
+                "deleted or added outside memvault"
+            )
+        if state.written > head:
+            out.append(
+                f"the store's ledger names record {state.written} as its newest change, but "
+                f"its audit anchor is record {head}: the anchor was rolled back or removed"
+            )
+        return out
+
+
+# -- what the log says was committed, for ``memvault audit verify`` ------------------------
+
+# Records whose transaction changes memories or users (advancing the ledger) when they
+# succeed: the memory commands that write, a user's creation, the store's upgrade.
+CHANGES = ("create", "str_replace", "insert", "delete", "rename", "user.create", "vault.upgrade")
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """A committed write record, as the binding check needs it."""
+
+    seq: int
+    user: str | None
+    command: str
+    before: str | None
+    after: str | None
+
+
+def committed_changes(directory: Path) -> list[Change]:
+    """Every successful change record the log holds that no ``audit.not_applied`` record
+    withdraws, oldest first. Reads lines the verifier has authenticated already; a line
+    that does not parse is skipped (the chain check reports it)."""
+    found: dict[int, Change] = {}
+    withdrawn: set[int] = set()
+    for _, path in segments(directory):
+        with open(path, "rb") as handle:
+            for line in handle:
+                if b'"txn":true' not in line and b'"audit.not_applied"' not in line:
+                    continue
+                try:
+                    record = json.loads(line)
+                except ValueError:
+                    continue
+                if not isinstance(record, dict):
+                    continue
+                if record.get("command") == "audit.not_applied":
+                    withdrawn.add(record.get("ref") or 0)
+                elif record.get("outcome") == "ok" and record.get("command") in CHANGES:
+                    seq = record.get("seq")
+                    if isinstance(seq, int):
+                        found[seq] = Change(
+                            seq,
+                            record.get("user"),
+                            record["command"],
+                            record.get("before"),
+                            record.get("after"),
+                        )
+    return [found[seq] for seq in sorted(found) if seq not in withdrawn]

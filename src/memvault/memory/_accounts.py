@@ -1,0 +1,65 @@
+"""The vault's users as the store holds them: made whole in one recorded transaction,
+and a store of format 1 brought to the ledger format once.
+
+A user is created with their first data key and their audit key in the same
+store transaction as their ``user.create`` record, which advances the store's
+ledger (``audit/_ledger.py``) by one user: a user's rows removed later, or a
+``users`` row deleted, no longer match the ledger's count, so the vault refuses
+to open instead of starting that user afresh with an empty namespace.
+"""
+
+from __future__ import annotations
+
+from .. import _crypto
+from ..audit import AuditLog, Event, LedgerState, UserAuditKey
+from ..errors import IntegrityError
+from ..keys import MasterKeys
+from ..store import Store
+
+
+def create_user(store: Store, master: MasterKeys, audit: AuditLog, user: str) -> int:
+    """A new user; returns their id. Inside :meth:`AuditLog.holding` and a store write
+    transaction."""
+    token = master.user_token(user)
+    user_id = store.insert_user(token, master.seal_user_name(user, token), 1)
+    store.insert_data_key(user_id, 1, master.wrap(_crypto.new_key(), token, 1))
+    store.insert_audit_key(user_id, master.wrap_audit_key(_crypto.new_key(), token))
+    event = Event("user.create", user=UserAuditKey(None, audit.keys.user(user)))
+    audit.record(event, txn=True, change=(1, 0))
+    return user_id
+
+
+def prepare(store: Store, master: MasterKeys, audit: AuditLog, version: int) -> None:
+    """At open, after the log was checked: give a new vault its ledger, and upgrade a
+    store of format 1 (audit keys for every user, the ledger over its rows, a
+    ``vault.upgrade`` record), each in one transaction that another process may have
+    done first."""
+    ledger = audit.ledger
+    if ledger is None:
+        raise IntegrityError("the vault was opened without its ledger")
+    if version != 1:
+        with store.transaction(write=False, action="opening the vault"):
+            if ledger.load() is not None:
+                return
+    with audit.holding(), store.transaction(write=True, action="upgrading the vault"):
+        found = store.initialize()
+        if found == 1:
+            _upgrade(store, master, audit)
+        elif ledger.load() is None:
+            if not store.is_empty():
+                raise IntegrityError(
+                    "the store holds users or memories but no ledger: it was removed",
+                    hint="run `memvault audit verify`; restore the home from a backup",
+                )
+            ledger.save(LedgerState(0, 0, 0))
+
+
+def _upgrade(store: Store, master: MasterKeys, audit: AuditLog) -> None:
+    for user_id, token in store.users_without_audit_key():
+        store.insert_audit_key(user_id, master.wrap_audit_key(_crypto.new_key(), token))
+    users, nodes, _ = store.counts()
+    assert audit.ledger is not None
+    audit.ledger.save(LedgerState(0, users, nodes))
+    store.mark_upgraded()
+    details = {"from": 1, "to": 2, "users": users, "nodes": nodes}
+    audit.record(Event("vault.upgrade", details=details), txn=True, change=(0, 0))
