@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from itertools import islice
 
-from ..errors import CommandError
+from ..errors import CommandError, RedactionError
 from ..redaction import Redacted
 from ._commands import Command, Create, Delete, Insert, Outcome, Rename, StrReplace, View, texts_of
 from ._guard import MAX_DEPTH, MAX_PATH_BYTES, MemoryPath, join
@@ -28,6 +28,9 @@ DEFAULT_MAX_FILE_BYTES = 1024 * 1024
 # refused before anything reads or screens it: it could fit the limit only if the
 # redaction filter shrank it to a quarter, and screening it would cost more.
 INPUT_FACTOR = 4
+# A document at least this long is screened before the write lock is taken
+# (Handlers.prepare): screening is most of a large write's time.
+PREPARE_CHARS = 64 << 10
 
 
 class Handlers:
@@ -70,6 +73,34 @@ class Handlers:
                     f"of {self.max_input_chars:,} characters. Send less text in one command.",
                     kind="limit",
                 )
+
+    def prepare(self, tree: Tree, command: Command) -> None:
+        """Do a large write's screening early, in a read transaction, so that it is done
+        before the runner takes the write lock: run inside :meth:`Screen.ahead`, every
+        scan made here is remembered, and the command, run again in the write
+        transaction, finds its results instead of scanning again (when the file did not
+        change in between; otherwise it scans as always). Small writes skip this."""
+        try:
+            self.check_input(command)
+            match command:
+                case Create() if len(command.file_text) >= PREPARE_CHARS:
+                    self._screened(command.path, command.file_text, tree)
+                case StrReplace() | Insert():
+                    chain = tree.walk(command.path.parts)
+                    node = chain[-1]
+                    if len(chain) != len(command.path.parts) + 1 or node.is_dir:
+                        return
+                    if node.size + sum(len(t) for _, t in texts_of(command)) < PREPARE_CHARS:
+                        return
+                    text = tree.read(node).text
+                    if isinstance(command, Insert):
+                        self._screened(command.path, _inserted(text, command), tree)
+                    else:
+                        first, old = self._locate(text, command.old_str, command.path, tree)
+                        document = text[:first] + command.new_str + text[first + len(old) :]
+                        self._screened(command.path, document, tree)
+        except (CommandError, RedactionError):
+            return  # remembered: the command meets the same refusal in its transaction
 
     # -- the commands --------------------------------------------------------------------
 

@@ -114,7 +114,16 @@ class Runner:
         return Reply(outcome.result)
 
     def _write(self, command: Command, event: Event) -> Outcome:
-        """A command that may change memories: its record commits with it, or neither does."""
+        """A command that may change memories: its record commits with it, or neither does.
+
+        A large write is screened first, in a read transaction, so the write lock is
+        held for little more than the write (:meth:`Handlers.prepare`)."""
+        with self._handlers.screen.ahead():
+            with self._tree.transaction(write=False):
+                self._handlers.prepare(self._tree, command)
+            return self._commit(command, event)
+
+    def _commit(self, command: Command, event: Event) -> Outcome:
         with self._audit.holding(), self._tree.transaction(write=True):
             # Every node the command writes names the record that will describe it.
             self._tree.begin_write(self._audit.next_seq())

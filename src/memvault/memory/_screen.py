@@ -24,10 +24,12 @@ from __future__ import annotations
 import re
 import sys
 import unicodedata
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from .._log import log
 from .._text import show
-from ..errors import CommandError, RedactionError
+from ..errors import CommandError, RedactionError, VaultError
 from ..redaction import Finding, Pseudonymizer, Redacted, Redactor, a_label, join_and
 from ._guard import MemoryPath, parse_path
 
@@ -61,16 +63,42 @@ class Screen:
 
     def __init__(self, redactor: Redactor) -> None:
         self.redactor = redactor
+        # For one command run ahead of its write lock: every scan it made (see ahead()).
+        self._memo: dict[tuple[str, str], Redacted | list[Finding] | VaultError] | None = None
+
+    @contextmanager
+    def ahead(self) -> Iterator[None]:
+        """For one command, run once early (outside the store's write lock) and again in
+        its write transaction: every scan and redaction is remembered in between, so
+        each text is scanned once. The texts are held for this one command only; the
+        caller holds the vault's lock (and uses one user's pseudonyms) throughout."""
+        self._memo = {}
+        try:
+            yield
+        finally:
+            self._memo = None
 
     def text(self, text: str, pseudonym: Pseudonymizer) -> Redacted:
         """The text to store; raises BlockedError (policy) or RedactionError (fault)."""
+        memo = self._memo
+        if memo is not None:
+            seen = memo.get(("text", text))
+            if isinstance(seen, VaultError):
+                raise seen
+            if isinstance(seen, Redacted):
+                return seen
         try:
-            return self.redactor.apply(text, pseudonym)
-        except CommandError:
+            result = self.redactor.apply(text, pseudonym)
+        except CommandError as exc:
+            if memo is not None:
+                memo["text", text] = exc
             raise
         except Exception as exc:
             log.error("redaction_failed", error=type(exc).__name__)
             raise RedactionError(FAILED) from None
+        if memo is not None:
+            memo["text", text] = result
+        return result
 
     def render(self, text: str) -> str:
         """Model input as a message may echo it whole: every finding replaced by
@@ -143,11 +171,19 @@ class Screen:
         raise RedactionError(FAILED)
 
     def _scan(self, text: str) -> list[Finding]:
+        memo = self._memo
+        if memo is not None:
+            seen = memo.get(("scan", text))
+            if isinstance(seen, list):
+                return seen
         try:
-            return self.redactor.scan(text)
+            found = self.redactor.scan(text)
         except Exception as exc:
             log.error("redaction_failed", error=type(exc).__name__)
             raise RedactionError(FAILED) from None
+        if memo is not None:
+            memo["scan", text] = found
+        return found
 
 
 def _encodable(text: str) -> str:
