@@ -38,6 +38,12 @@ _ROOT_FID = b"/memories"
 _TAMPERED = "stored data failed its integrity check (modified, moved or corrupted)"
 
 
+def _tampered(node_id: int, what: str) -> IntegrityError:
+    """The integrity error for one node, naming its row and what failed (for the operator:
+    the model is shown a fixed message)."""
+    return IntegrityError(f"{_TAMPERED}: node {node_id}, {what}")
+
+
 @dataclass(frozen=True, slots=True)
 class Node:
     """A directory or file, with its metadata opened."""
@@ -162,7 +168,12 @@ class Tree:
 
     def _open_meta(self, node_id: int, parent_fid: bytes, fid: bytes, blob: bytes) -> Node:
         assert self._keyring is not None
-        plain = _crypto.open_blob(blob, self._meta_ctx(parent_fid, fid), self._keyring.sealer_for)
+        try:
+            plain = _crypto.open_blob(
+                blob, self._meta_ctx(parent_fid, fid), self._keyring.sealer_for
+            )
+        except IntegrityError:
+            raise _tampered(node_id, "its metadata does not open (changed or moved)") from None
         written: int | None
         try:
             if plain[:1] in (b"\x02", b"\x03"):
@@ -173,9 +184,9 @@ class Tree:
                 kind, written = kind + _FILE, None
                 name = plain[_LEGACY.size :].decode()
             else:
-                raise IntegrityError(_TAMPERED)
+                raise _tampered(node_id, "an unknown kind in its metadata")
         except (UnicodeDecodeError, struct.error):
-            raise IntegrityError(_TAMPERED) from None
+            raise _tampered(node_id, "its metadata is malformed") from None
         return Node(node_id, fid, name, kind == _DIR, size, cid, written)
 
     # -- reading ---------------------------------------------------------------
@@ -186,7 +197,7 @@ class Tree:
             return None
         node = self._open_meta(row.id, parent.fid, row.fid, row.meta)
         if node.name != name:  # a look-up token moved onto another row
-            raise IntegrityError(_TAMPERED)
+            raise _tampered(row.id, "its look-up token names another entry")
         return node
 
     def walk(self, parts: tuple[str, ...]) -> list[Node]:
@@ -213,16 +224,19 @@ class Tree:
         assert self._keyring is not None
         blob = self._store.content(node.id)
         if blob is None:
-            raise IntegrityError(_TAMPERED)
-        raw = _crypto.open_blob(
-            blob, self._content_ctx(node.fid, node.cid), self._keyring.sealer_for
-        )
+            raise _tampered(node.id, "its text is missing")
+        try:
+            raw = _crypto.open_blob(
+                blob, self._content_ctx(node.fid, node.cid), self._keyring.sealer_for
+            )
+        except IntegrityError:
+            raise _tampered(node.id, "its text does not open (changed, moved or older)") from None
         if len(raw) != node.size:
-            raise IntegrityError(_TAMPERED)
+            raise _tampered(node.id, "its text is not the size its metadata records")
         try:
             text = raw.decode()
         except UnicodeDecodeError:
-            raise IntegrityError(_TAMPERED) from None
+            raise _tampered(node.id, "its text is not UTF-8") from None
         return Stored(node.fid, raw, text)
 
     def tree(self, directory: Node, depth: int) -> tuple[int, list[Entry]]:
@@ -239,7 +253,7 @@ class Tree:
         for row in rows:  # parents come before their children
             parent = nodes.get(row.parent_id)
             if parent is None or not parent.is_dir:
-                raise IntegrityError(_TAMPERED)
+                raise _tampered(row.id, "its parent is not a directory of this user")
             nodes[row.id] = self._open_meta(row.id, parent.fid, row.fid, row.meta)
             parent_of[row.id] = row.parent_id
             children.setdefault(row.parent_id, []).append(row.id)

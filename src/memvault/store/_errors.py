@@ -63,3 +63,36 @@ def _storage_hint(name: str, text: str) -> str:
     if name.startswith("SQLITE_IOERR"):
         return "check the disk, its free space and the system log; nothing was changed"
     return "nothing was changed"
+
+
+# -- values read back from the store ---------------------------------------------------
+
+
+def blob(value: object, where: str = "a row") -> bytes:
+    """A BLOB column's value; anything else means the row was tampered with."""
+    if isinstance(value, bytes):
+        return value
+    raise IntegrityError(_DAMAGED.format(where=where), hint=DAMAGED_HINT)
+
+
+def integer(value: object, where: str = "a row") -> int:
+    if isinstance(value, int):
+        return value
+    raise IntegrityError(_DAMAGED.format(where=where), hint=DAMAGED_HINT)
+
+
+def synced_mark(value: object) -> int:
+    """The stored ``audit_synced`` mark: decimal digits, as :meth:`set_audit_synced` writes."""
+    raw = blob(value, "meta 'audit_synced'")
+    if not raw.isdigit() or len(raw) > 19:
+        raise IntegrityError(
+            "the vault database's audit sync mark is damaged (modified outside memvault)",
+            hint="run `memvault audit verify`; restore the home from a backup",
+        )
+    return int(raw)
+
+
+_DAMAGED = (
+    "the vault database holds a value of the wrong type in {where} (modified outside memvault)"
+)
+DAMAGED_HINT = "restore the home from a backup; nothing was changed"

@@ -11,52 +11,27 @@ concurrent writers queue on the lock instead of failing on upgrade), a deferred
 from __future__ import annotations
 
 import os
-import random
 import sqlite3
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
 from ..errors import IntegrityError, StorageError
+from ._errors import DAMAGED_HINT as _DAMAGED_HINT
+from ._errors import blob as _blob
+from ._errors import integer as _int
 from ._errors import storage_error as _storage_error
+from ._errors import synced_mark as _synced
 from ._protocol import Durability, NodeRow, SubtreeRow
 from ._schema import READABLE_VERSIONS, SCHEMA, SCHEMA_VERSION
+from ._wal import enter_wal, purge_wal
 
 _BUSY_SECONDS = 30.0
 
 # Bound on directory nesting the recursive queries follow: a tampered
 # parent pointer must not send a query around a loop.
 _MAX_DEPTH = 256
-
-
-def _blob(value: object) -> bytes:
-    """A BLOB column's value; anything else means the row was tampered with."""
-    if isinstance(value, bytes):
-        return value
-    raise IntegrityError(_DAMAGED, hint=_DAMAGED_HINT)
-
-
-def _int(value: object) -> int:
-    if isinstance(value, int):
-        return value
-    raise IntegrityError(_DAMAGED, hint=_DAMAGED_HINT)
-
-
-def _synced(value: object) -> int:
-    """The stored ``audit_synced`` mark: decimal digits, as :meth:`set_audit_synced` writes."""
-    raw = _blob(value)
-    if not raw.isdigit() or len(raw) > 19:
-        raise IntegrityError(
-            "the vault database's audit sync mark is damaged (modified outside memvault)",
-            hint="run `memvault audit verify`; restore the home from a backup",
-        )
-    return int(raw)
-
-
-_DAMAGED = "a record in the vault database has the wrong type (modified outside memvault)"
-_DAMAGED_HINT = "restore the home from a backup; nothing was changed"
 
 
 class SqliteStore:
@@ -73,7 +48,7 @@ class SqliteStore:
                 path, isolation_level=None, check_same_thread=False, timeout=_BUSY_SECONDS
             )
             self._db.execute(f"PRAGMA busy_timeout = {int(_BUSY_SECONDS * 1000)}")
-            mode = self._enter_wal()
+            mode = enter_wal(self._db, _BUSY_SECONDS)
             if mode != "wal":
                 raise StorageError(f"the vault database could not switch to WAL mode ({mode})")
             self._db.execute(f"PRAGMA synchronous = {'FULL' if durability == 'full' else 'NORMAL'}")
@@ -83,26 +58,21 @@ class SqliteStore:
             # Sorts and temporary indices stay in memory: no temp files under the home.
             self._db.execute("PRAGMA temp_store = MEMORY")
         except OSError as exc:
+            self._close_quietly()
             raise StorageError(f"cannot open the vault database {path}: {exc.strerror}") from None
         except sqlite3.Error as exc:
+            self._close_quietly()
             raise _storage_error(exc, "opening the database") from None
+        except StorageError:
+            self._close_quietly()
+            raise
 
-    def _enter_wal(self) -> str:
-        """Switch a new database to WAL mode, waiting out other processes doing the same.
-
-        The switch needs an exclusive lock, and SQLite answers "locked" at once,
-        without its busy handler, when two connections would otherwise deadlock
-        upgrading their locks: the first open of a fresh home by several
-        processes meets exactly that, so retry for up to the busy timeout.
-        """
-        deadline = time.monotonic() + _BUSY_SECONDS
-        while True:
-            try:
-                return str(self._db.execute("PRAGMA journal_mode = WAL").fetchone()[0])
-            except sqlite3.OperationalError as exc:
-                if "locked" not in str(exc) or time.monotonic() > deadline:
-                    raise
-                time.sleep(0.005 + random.random() * 0.02)  # noqa: S311 - jitter, not a secret
+    def _close_quietly(self) -> None:
+        """An open that failed half way leaves no connection (nor its files) held."""
+        db = getattr(self, "_db", None)
+        if db is not None:
+            with suppress(sqlite3.Error):
+                db.close()
 
     def close(self) -> None:
         self._db.close()
@@ -131,23 +101,8 @@ class SqliteStore:
                 self._db.execute("ROLLBACK")
             raise _storage_error(exc, action) from None
         if self._deleted:
-            self._purge_wal()
-
-    def _purge_wal(self) -> None:
-        """After a commit that deleted memories: copy the WAL into the database (where
-        ``secure_delete`` zeroed the freed pages) and truncate it, so that no copy of
-        the files taken later, even while the vault is open, holds the deleted
-        ciphertexts in older WAL frames. Best effort and without waiting: while another
-        process reads an older snapshot, the frames stay until the next purge."""
-        self._deleted = False
-        try:
-            self._db.execute("PRAGMA busy_timeout = 0")
-            self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
-        except sqlite3.Error:
-            pass
-        finally:
-            with suppress(sqlite3.Error):
-                self._db.execute(f"PRAGMA busy_timeout = {int(_BUSY_SECONDS * 1000)}")
+            self._deleted = False
+            purge_wal(self._db, _BUSY_SECONDS)
 
     @contextmanager
     def savepoint(self) -> Iterator[None]:
@@ -193,6 +148,11 @@ class SqliteStore:
         if version is None:
             self.set_meta("schema", str(SCHEMA_VERSION).encode())
             return SCHEMA_VERSION
+        if not version.isdigit() or len(version) > 9:
+            raise IntegrityError(
+                "the vault database's schema version is damaged (modified outside memvault)",
+                hint=_DAMAGED_HINT,
+            )
         if version not in READABLE_VERSIONS:
             raise StorageError(
                 f"the vault database has schema version {version.decode(errors='replace')}, "
@@ -211,7 +171,7 @@ class SqliteStore:
             "SELECT (SELECT count(*) FROM users), (SELECT count(*) FROM nodes),"
             " (SELECT count(*) FROM audit_keys)"
         )
-        return _int(row[0]), _int(row[1]), _int(row[2])
+        return _int(row[0], "a count"), _int(row[1], "a count"), _int(row[2], "a count")
 
     def check_structure(self) -> None:
         """SQLite's own check of pages and indexes: damage is refused at open, not met later."""
@@ -230,7 +190,7 @@ class SqliteStore:
 
     def get_meta(self, key: str) -> bytes | None:
         row = self._one("SELECT value FROM meta WHERE key = ?", (key,))
-        return None if row is None else _blob(row[0])
+        return None if row is None else _blob(row[0], "meta")
 
     def set_meta(self, key: str, value: bytes) -> None:
         self._exec("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
@@ -239,11 +199,11 @@ class SqliteStore:
 
     def user_by_lookup(self, lookup: bytes) -> tuple[int, int] | None:
         row = self._one("SELECT id, primary_version FROM users WHERE lookup = ?", (lookup,))
-        return None if row is None else (_int(row[0]), _int(row[1]))
+        return None if row is None else (_int(row[0], "users"), _int(row[1], "users"))
 
     def user_primary_version(self, user_id: int) -> int | None:
         row = self._one("SELECT primary_version FROM users WHERE id = ?", (user_id,))
-        return None if row is None else _int(row[0])
+        return None if row is None else _int(row[0], "users.primary_version")
 
     def insert_user(self, lookup: bytes, name: bytes, primary_version: int) -> int:
         cur = self._exec(
@@ -256,7 +216,7 @@ class SqliteStore:
         rows = self._q(
             "SELECT version, wrapped FROM data_keys WHERE user_id = ? ORDER BY version", (user_id,)
         )
-        return [(_int(r[0]), _blob(r[1])) for r in rows]
+        return [(_int(r[0], "data_keys"), _blob(r[1], "data_keys")) for r in rows]
 
     def insert_data_key(self, user_id: int, version: int, wrapped: bytes) -> None:
         self._exec(
@@ -275,7 +235,12 @@ class SqliteStore:
         return (
             None
             if row is None
-            else NodeRow(_int(row[0]), _int(row[1]), _blob(row[2]), _blob(row[3]))
+            else NodeRow(
+                _int(row[0], "nodes"),
+                _int(row[1], "nodes"),
+                _blob(row[2], "nodes"),
+                _blob(row[3], "nodes"),
+            )
         )
 
     def subtree(self, user_id: int, node_id: int, max_depth: int = _MAX_DEPTH) -> list[SubtreeRow]:
@@ -291,7 +256,14 @@ class SqliteStore:
             (user_id, node_id, max_depth),
         )
         return [
-            SubtreeRow(_int(r[0]), _int(r[1]), _blob(r[2]), _blob(r[3]), _int(r[4])) for r in rows
+            SubtreeRow(
+                _int(r[0], "nodes"),
+                _int(r[1], "nodes"),
+                _blob(r[2], "nodes"),
+                _blob(r[3], "nodes"),
+                _int(r[4], "nodes"),
+            )
+            for r in rows
         ]
 
     def insert_node(
@@ -320,7 +292,7 @@ class SqliteStore:
 
     def content(self, node_id: int) -> bytes | None:
         row = self._one("SELECT blob FROM contents WHERE node_id = ?", (node_id,))
-        return None if row is None else _blob(row[0])
+        return None if row is None else _blob(row[0], "contents.blob")
 
     def insert_content(self, node_id: int, blob: bytes) -> None:
         self._exec("INSERT INTO contents (node_id, blob) VALUES (?, ?)", (node_id, blob))
@@ -331,7 +303,11 @@ class SqliteStore:
             self._exec("UPDATE contents SET blob = ? WHERE node_id = ?", (blob, node_id)).rowcount
             != 1
         ):
-            raise IntegrityError(_DAMAGED, hint=_DAMAGED_HINT)
+            raise IntegrityError(
+                f"the vault database has no text for file node {node_id} (its contents row "
+                "was deleted outside memvault)",
+                hint=_DAMAGED_HINT,
+            )
 
     def delete_subtree(self, user_id: int, node_id: int) -> int:
         """Delete a node and everything below it (contents go with their nodes)."""
@@ -353,7 +329,7 @@ class SqliteStore:
 
     def audit_key(self, user_id: int) -> bytes | None:
         row = self._one("SELECT wrapped FROM audit_keys WHERE user_id = ?", (user_id,))
-        return None if row is None else _blob(row[0])
+        return None if row is None else _blob(row[0], "audit_keys.wrapped")
 
     def insert_audit_key(self, user_id: int, wrapped: bytes) -> None:
         self._exec("INSERT INTO audit_keys (user_id, wrapped) VALUES (?, ?)", (user_id, wrapped))
@@ -364,7 +340,14 @@ class SqliteStore:
             "SELECT u.lookup, u.name, a.wrapped FROM users AS u JOIN audit_keys AS a"
             " ON a.user_id = u.id"
         )
-        return [(_blob(r[0]), _blob(r[1]), _blob(r[2])) for r in rows]
+        return [
+            (
+                _blob(r[0], "users or audit_keys"),
+                _blob(r[1], "users or audit_keys"),
+                _blob(r[2], "users or audit_keys"),
+            )
+            for r in rows
+        ]
 
     def users_without_audit_key(self) -> list[tuple[int, bytes]]:
         """(user id, look-up token) of users made before audit keys were (format 1)."""
@@ -372,16 +355,18 @@ class SqliteStore:
             "SELECT u.id, u.lookup FROM users AS u WHERE NOT EXISTS"
             " (SELECT 1 FROM audit_keys AS a WHERE a.user_id = u.id)"
         )
-        return [(_int(r[0]), _blob(r[1])) for r in rows]
+        return [(_int(r[0], "users"), _blob(r[1], "users")) for r in rows]
 
     def pending_records(self) -> list[tuple[int, bytes]]:
         rows = self._q("SELECT seq, line FROM audit_pending ORDER BY seq")
-        return [(_int(r[0]), _blob(r[1])) for r in rows]
+        return [(_int(r[0], "audit_pending"), _blob(r[1], "audit_pending")) for r in rows]
 
     def newest_record(self) -> tuple[int, bytes] | None:
         """The newest audit line the store holds: its anchor."""
         row = self._one("SELECT seq, line FROM audit_pending ORDER BY seq DESC LIMIT 1")
-        return None if row is None else (_int(row[0]), _blob(row[1]))
+        return (
+            None if row is None else (_int(row[0], "audit_pending"), _blob(row[1], "audit_pending"))
+        )
 
     def audit_coverage(self) -> tuple[int, int]:
         """(seq the log file was last synced through, newest line the store holds a copy of)."""
@@ -390,7 +375,9 @@ class SqliteStore:
             " (SELECT max(seq) FROM audit_pending)"
         )
         synced = _synced(row[0]) if row is not None and row[0] is not None else 0
-        return synced, (_int(row[1]) if row is not None and row[1] is not None else 0)
+        return synced, (
+            _int(row[1], "audit_pending") if row is not None and row[1] is not None else 0
+        )
 
     def set_audit_synced(self, seq: int) -> None:
         self.set_meta("audit_synced", str(seq).encode())

@@ -1153,16 +1153,22 @@ def test_injected_errors_of_every_kind_refuse_a_write(
 
 
 class _FailingCommit:
-    """A connection whose next COMMIT fails, as a full disk makes SQLite's do."""
+    """A connection whose next write transaction's COMMIT fails, as a full disk makes
+    SQLite's do."""
 
     def __init__(self, db: sqlite3.Connection) -> None:
         self.db = db
         self.armed = True
+        self.writing = False
 
     def execute(self, sql: str, *args: Any) -> sqlite3.Cursor:
-        if sql == "COMMIT" and self.armed:
+        if sql == "BEGIN IMMEDIATE":
+            self.writing = True
+        if sql == "COMMIT" and self.armed and self.writing:
             self.armed = False
             raise sqlite3.OperationalError("database or disk is full")
+        if sql in ("COMMIT", "ROLLBACK"):
+            self.writing = False
         return self.db.execute(sql, *args)
 
     def __getattr__(self, name: str) -> Any:
