@@ -22,7 +22,6 @@ from .._log import log as _oplog
 from ..errors import IntegrityError, VaultError
 from ._files import Tail
 from ._forward import ForwardSecure
-from ._ledger import Ledger
 from ._segments import find_record, line_hash, lines_after, not_applied_ref, prev_of, seq_of
 
 ANCHOR_EVERY = 256  # records that may run ahead of the store's anchor between anchors
@@ -36,7 +35,6 @@ class Anchored(ForwardSecure):
     _synced = 0
     _covered = -1
     _reads: list[tuple[int, bytes]]  # our read records since ``_covered``
-    ledger: Ledger | None = None  # the store's sealed account of itself (``._ledger``)
     legacy_store = False  # a store of format 1, being upgraded: it may predate the anchor
 
     def store_head(self) -> tuple[int, str]:

@@ -28,6 +28,7 @@ from .._crypto import Key
 from ..errors import AuditError, IntegrityError, UsageError, VaultError
 from ._files import LogFiles, Tail
 from ._keys import FORWARD_FILE_SIZE, ForwardState
+from ._ledger import Ledger
 from ._record import MAC_SUFFIX_LEN
 from ._segments import last_record_line, segment_path
 
@@ -43,6 +44,7 @@ class ForwardSecure(LogFiles):
     """The log's files, with per-segment MAC keys once forward security is on."""
 
     forward_name = FORWARD_NAME
+    ledger: Ledger | None = None  # the store's sealed account of itself (``._ledger``)
     _forward: ForwardState | None = None
     _forward_since: int | None = None  # the store's word: on since this segment
     _forward_error: VaultError | None = None  # why the key file cannot be used
@@ -124,11 +126,19 @@ class ForwardSecure(LogFiles):
         """The first forward-secure segment, as the store remembers it; None if it does
         not (forward security off, or turned on before the store kept it)."""
         raw = self._store.get_meta(FORWARD_META)
+        state = self.ledger.load() if self.ledger is not None else None
+        sealed = state.forward if state is not None and state.forward else None
         if raw is None:
-            return None
+            return sealed  # the plain word removed: the ledger still says so
         if not raw.isdigit() or len(raw) > 12 or int(raw) < 1:
             raise IntegrityError(
                 "the store's record of forward security is damaged (modified outside memvault)",
+                hint="run `memvault audit verify`; restore the home from a backup",
+            )
+        if state is not None and sealed not in (None, int(raw)):
+            raise IntegrityError(
+                f"the store says forward security is on since segment {int(raw)}, its ledger "
+                f"since segment {sealed}: one of them was changed outside memvault",
                 hint="run `memvault audit verify`; restore the home from a backup",
             )
         return int(raw)
@@ -225,6 +235,8 @@ class ForwardSecure(LogFiles):
                     self._roll()
                 self._store_forward(ForwardState(first, first, key))
             self._store.set_meta(FORWARD_META, str(first).encode())
+            if self.ledger is not None:
+                self.ledger.set_forward(first)
             self._forward_since = first
             record(first)
         return first
@@ -253,6 +265,8 @@ class ForwardSecure(LogFiles):
                     segment = max(self._segment, start.first)
                     self._store_forward(start.at(segment))
                 self._store.set_meta(FORWARD_META, str(start.first).encode())
+                if self.ledger is not None:
+                    self.ledger.set_forward(start.first)
                 self._forward_since = start.first
             finally:
                 self._release()

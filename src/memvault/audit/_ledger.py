@@ -39,7 +39,7 @@ from ._segments import segments
 
 META_KEY = "ledger"
 _FORMAT = 1
-_STATE = struct.Struct(">BQQQ")  # format, written, users, nodes
+_STATE = struct.Struct(">BQQQQ")  # format, written, users, nodes, first forward segment
 _HINT = "run `memvault audit verify` for the details; restore the home from a backup"
 
 
@@ -50,6 +50,7 @@ class LedgerState:
     written: int  # the newest record whose transaction changed memories or users
     users: int
     nodes: int
+    forward: int = 0  # the first forward-secure segment; 0: forward security is off
 
 
 class Ledger:
@@ -73,17 +74,17 @@ class Ledger:
             return None
         try:
             plain = _crypto.open_blob(blob, self._ctx, lambda v: self._sealer if v == 1 else None)
-            fmt, written, users, nodes = _STATE.unpack(plain)
+            fmt, written, users, nodes, forward = _STATE.unpack(plain)
         except (IntegrityError, struct.error):
             raise IntegrityError(
                 "the store's ledger fails its integrity check (modified or replaced)", hint=_HINT
             ) from None
         if fmt != _FORMAT:
             raise IntegrityError(f"the store's ledger has an unknown format ({fmt})", hint=_HINT)
-        return LedgerState(written, users, nodes)
+        return LedgerState(written, users, nodes, forward)
 
     def save(self, state: LedgerState) -> None:
-        plain = _STATE.pack(_FORMAT, state.written, state.users, state.nodes)
+        plain = _STATE.pack(_FORMAT, state.written, state.users, state.nodes, state.forward)
         self._store.set_meta(META_KEY, self._sealer.seal(plain, self._ctx))
 
     def advance(self, seq: int, *, users: int = 0, nodes: int = 0) -> None:
@@ -92,13 +93,21 @@ class Ledger:
         state = self.load()
         if state is None:
             raise IntegrityError("the store's ledger is missing", hint=_HINT)
-        new = LedgerState(seq, state.users + users, state.nodes + nodes)
+        new = LedgerState(seq, state.users + users, state.nodes + nodes, state.forward)
         if new.users < 0 or new.nodes < 0 or seq <= state.written:
             raise IntegrityError(
                 "the store's ledger does not match its rows (modified outside memvault)",
                 hint=_HINT,
             )
         self.save(new)
+
+    def set_forward(self, first: int) -> None:
+        """Record that forward security is on from segment ``first`` (in the transaction
+        that turns it on): removing the store's other word of it, or the key file, can
+        then not turn it off quietly."""
+        state = self.load()
+        if state is not None:
+            self.save(LedgerState(state.written, state.users, state.nodes, first))
 
     def problems(self, head: int) -> list[str]:
         """What an open can check at once: the counts against the rows and the newest

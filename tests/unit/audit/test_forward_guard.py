@@ -256,3 +256,25 @@ def test_restore_refuses_a_key_that_does_not_mac_the_log(home: Path, tmp_path: P
         f"memvault: error: this key starts at audit segment {first + 1}, but forward security "
         f"is on since segment {first}"
     )
+
+
+def test_the_ledger_keeps_forward_security_on_when_the_stores_word_is_removed(
+    home: Path, tmp_path: Path
+) -> None:
+    """The plain meta row and the key file both removed: the sealed ledger still says
+    forward security is on, so nothing is MACed with the vault's key instead."""
+    _commands(home, 1)
+    first = _enable(home, tmp_path / "forward.json")
+    _commands(home, 1)
+    with contextlib.closing(sqlite3.connect(home / "vault.db")) as db:
+        db.execute("DELETE FROM meta WHERE key = 'audit_forward'")
+        db.commit()
+    key_path = home / "audit" / ".fskey"
+    key_path.unlink()
+    records = {name: data for name, data in _log(home).items() if data}
+    with Vault.open(home) as v:
+        assert v.audit.forward_since() == first
+        with pytest.raises(ToolError) as caught:
+            v.memory_tool("alice").call(VIEW)
+    assert caught.value.content == AUDIT_MESSAGE
+    assert {name: data for name, data in _log(home).items() if data} == records
