@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from . import _crypto, _fs, keys
 from ._log import log as _log
 from ._text import REFUSED_CATEGORIES
+from .audit import DIR_NAME as AUDIT_DIR
 from .audit import AuditKeys, AuditLog, Event, Ledger, Problem, UserAuditKey
 from .errors import ConfigurationError, IntegrityError, StorageError, UsageError
 from .keys import MasterKeys
@@ -151,7 +152,14 @@ class Vault:
             ) from None
         if not home_path.is_dir():
             raise ConfigurationError(f"the vault home {home_path} is not a directory")
-        store: Store = SqliteStore(home_path / DB_NAME, durability=durability)
+        try:
+            store: Store = SqliteStore(home_path / DB_NAME, durability=durability)
+        except StorageError:
+            # A disk too full for SQLite's shared-memory file: give back the space the
+            # log keeps for deletes (so a delete can free more), and try once more.
+            if not AuditLog.make_room(home_path / AUDIT_DIR):
+                raise
+            store = SqliteStore(home_path / DB_NAME, durability=durability)
         audit: AuditLog | None = None
         try:
             master, audit_keys, ledger, key_source, created, version = cls._open_keys(

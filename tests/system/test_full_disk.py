@@ -122,3 +122,17 @@ def test_verify_reports_on_a_full_disk(home: Path) -> None:
         assert code == 0, err
         assert out.startswith("audit log intact: ")
         assert err == "" or err.startswith("memvault: warning: the log verified intact, but ")
+
+
+@pytest.mark.mounts
+def test_a_fresh_process_can_open_and_delete_on_a_full_disk(home: Path) -> None:
+    """Opened only once the disk is full (SQLite cannot make its shared-memory file):
+    the log's reserve is given back, the vault opens, and a delete frees space."""
+    _vault(home)
+    with home_on_tmpfs(home):
+        _fill(home)
+        with Vault.open(home) as v:
+            tool = v.memory_tool("alice")
+            path = "/memories/f1.md"
+            assert tool.call({"command": "delete", "path": path}) == f"Successfully deleted {path}"
+        assert (_last_record(home)["command"], _last_record(home)["outcome"]) == ("delete", "ok")
