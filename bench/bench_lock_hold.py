@@ -49,9 +49,7 @@ others first; ``--case`` runs only the cases named.
 from __future__ import annotations
 
 import argparse
-import base64
 import json
-import os
 import shutil
 import statistics
 import sys
@@ -62,6 +60,8 @@ from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
+
+from bench_commands import isolated_environment  # run from bench/: a sibling script
 
 from memvault import Vault
 from memvault.memory import DEFAULT_MAX_FILE_BYTES, Runner
@@ -217,24 +217,6 @@ def report(figures: Figures) -> None:
         f"{'error: ' if figures.is_error else ''}{figures.reply_start[:60]}",
         flush=True,
     )
-
-
-@contextmanager
-def isolated_environment(root: Path) -> Iterator[None]:
-    """A throwaway master key and key directory, so the run touches no real configuration."""
-    names = ("MEMVAULT_MASTER_KEY", "MEMVAULT_MASTER_KEY_FILE", "XDG_CONFIG_HOME")
-    saved = {name: os.environ.get(name) for name in names}
-    os.environ["MEMVAULT_MASTER_KEY"] = base64.b64encode(os.urandom(32)).decode()
-    os.environ["XDG_CONFIG_HOME"] = str(root / "config")
-    os.environ.pop("MEMVAULT_MASTER_KEY_FILE", None)
-    try:
-        yield
-    finally:
-        for name, value in saved.items():
-            if value is None:
-                os.environ.pop(name, None)
-            else:
-                os.environ[name] = value
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:

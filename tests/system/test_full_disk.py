@@ -13,7 +13,6 @@ These mount a file system: they run only with ``MEMVAULT_TEST_MOUNTS=1``, as roo
 from __future__ import annotations
 
 import contextlib
-import errno
 import io
 import json
 import os
@@ -28,6 +27,7 @@ from anthropic.lib.tools import ToolError
 from memvault import Vault
 from memvault.audit import segments
 from memvault.cli import main
+from tests.support.filesystems import fill
 
 FILES = 12
 
@@ -64,24 +64,6 @@ def home_on_tmpfs(home: Path, size: str = "4m") -> Iterator[Path]:
             subprocess.run(["umount", "-l", str(home)], capture_output=True, check=False)
 
 
-def _fill(directory: Path) -> None:
-    """Take every free page of the file system under ``directory``."""
-    fd = os.open(directory / "filler.bin", os.O_WRONLY | os.O_CREAT, 0o600)
-    try:
-        chunk = b"\0" * 65536
-        while True:
-            try:
-                if os.write(fd, chunk) < len(chunk):
-                    chunk = chunk[:4096]
-            except OSError as exc:
-                assert exc.errno == errno.ENOSPC
-                if len(chunk) == 1:
-                    break
-                chunk = chunk[: max(1, len(chunk) // 16)]
-    finally:
-        os.close(fd)
-
-
 def _vault(home: Path) -> None:
     with Vault.open(home) as v:
         tool = v.memory_tool("alice")
@@ -101,7 +83,7 @@ def test_a_delete_runs_on_a_full_disk_and_a_create_does_not(home: Path) -> None:
     with home_on_tmpfs(home), Vault.open(home) as v:
         tool = v.memory_tool("alice")
         tool.call({"command": "view", "path": "/memories/f0.md"})
-        _fill(home)
+        fill(home)
         with pytest.raises(ToolError):
             tool.call({"command": "create", "path": "/memories/new.md", "file_text": "y" * 3000})
         for i in (1, 2, 3):
@@ -117,7 +99,7 @@ def test_a_delete_runs_on_a_full_disk_and_a_create_does_not(home: Path) -> None:
 def test_verify_reports_on_a_full_disk(home: Path) -> None:
     _vault(home)
     with home_on_tmpfs(home):
-        _fill(home)
+        fill(home)
         code, out, err = cli(["--home", str(home), "audit", "verify"])
         assert code == 0, err
         assert out.startswith("audit log intact: ")
@@ -130,7 +112,7 @@ def test_a_fresh_process_can_open_and_delete_on_a_full_disk(home: Path) -> None:
     the log's reserve is given back, the vault opens, and a delete frees space."""
     _vault(home)
     with home_on_tmpfs(home):
-        _fill(home)
+        fill(home)
         with Vault.open(home) as v:
             tool = v.memory_tool("alice")
             path = "/memories/f1.md"

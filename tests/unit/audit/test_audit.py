@@ -37,6 +37,7 @@ from memvault._crypto import Key
 from memvault.audit import FIELDS, AuditKeys, Problem, Report, examine, line_hash
 from memvault.cli import main
 from memvault.memory import AUDIT_MESSAGE, UNAVAILABLE_MESSAGE
+from tests.support.filesystems import fill
 
 SEGMENT_BYTES = 4096  # 7 records a segment: the script below fills 5 segments
 HINT = "memvault: hint: keep this home as evidence; compare with a backup and the last checkpoint\n"
@@ -893,26 +894,6 @@ def tmpfs_audit(home: Path, size: str = "1m") -> Iterator[Path]:
         _umount(directory)
 
 
-def _fill(directory: Path) -> Path:
-    """Take every free page of the file system under ``directory``."""
-    filler = directory / "filler.bin"
-    fd = os.open(filler, os.O_WRONLY | os.O_CREAT, 0o600)
-    try:
-        chunk = b"\0" * 65536
-        while True:
-            try:
-                if os.write(fd, chunk) < len(chunk):
-                    chunk = chunk[:4096]
-            except OSError as exc:
-                assert exc.errno == errno.ENOSPC
-                if len(chunk) == 1:
-                    break
-                chunk = chunk[: max(1, len(chunk) // 16)]
-    finally:
-        os.close(fd)
-    return filler
-
-
 def _refused(tool: MemoryTool, command: dict[str, Any], message: str = AUDIT_MESSAGE) -> None:
     with pytest.raises(ToolError) as caught:
         tool.call(command)
@@ -950,7 +931,7 @@ def test_full_disk_refuses_when_a_new_segment_cannot_be_written(
     with tmpfs_audit(home) as directory:
         with Vault.open(home) as v:
             tool = v.memory_tool("alice")
-            filler = _fill(directory)
+            filler = fill(directory)
             log_before, store_before = read_segments(directory), _store_dump(home)
             with caplog.at_level(logging.ERROR, logger="memvault"):
                 for command in (NEW, EDIT, VIEW, {"command": "frob"}):
@@ -996,7 +977,7 @@ def test_full_disk_refuses_after_a_short_write(
                     break
                 tool.call({"command": "view", "path": "/memories"})
             assert 0 < -segment.stat().st_size % 4096 < 500
-            filler = _fill(directory)
+            filler = fill(directory)
             before = segment.read_bytes()
             store_before = _store_dump(home)
             spy = _SpyTruncate()
