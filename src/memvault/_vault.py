@@ -10,7 +10,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
-from . import _crypto, _fs, keys
+from . import _fs
 from ._log import log as _log
 from ._text import REFUSED_CATEGORIES
 from .audit import DIR_NAME as AUDIT_DIR
@@ -281,50 +281,7 @@ class Vault:
         the key check value is committed. An open that finds a vault id without
         a check value finishes the job with the key file already there.
         """
-        store.check_structure()  # before taking the write lock: it reads every page
-        with store.transaction(write=True, action="opening the vault"):
-            version = store.initialize()
-            raw_id = store.get_meta("vault_id")
-            check = store.get_meta("key_check")
-            # Only a store that never held anything may be (re)started as a new
-            # vault: missing identity records next to data mean damage, and
-            # adopting a new key there would hide the old data behind it.
-            if (raw_id is None or check is None) and not store.is_empty():
-                raise IntegrityError(
-                    f"the vault database in {home} holds memories but lacks its "
-                    f"{'vault id' if raw_id is None else 'key check value'}",
-                    hint="the store was damaged or modified; restore the home from a backup",
-                )
-            if raw_id is None:
-                raw_id = _crypto.new_id().hex().encode()
-                store.set_meta("vault_id", raw_id)
-        vault_id = raw_id.decode("ascii", "replace")
-        try:
-            if len(bytes.fromhex(vault_id)) != _crypto.ID_SIZE:
-                raise ValueError
-        except ValueError:
-            raise IntegrityError(f"the vault id in {home} is damaged") from None
-        source = keys.resolve(vault_id, home, key_file)
-        created = False
-        if check is None:
-            master = source.load_or_create(vault_id)
-            with store.transaction(write=True, action="creating the vault"):
-                check = store.get_meta("key_check")
-                if check is None:  # else another process finished creating it meanwhile
-                    check = keys.check_value(master, vault_id)
-                    store.set_meta("key_check", check)
-                    created = True
-        else:
-            master = source.load(vault_id)
-        keys.verify_master(master, vault_id, check, source.describe())
-        return (
-            MasterKeys(master, vault_id),
-            AuditKeys(master, vault_id),
-            Ledger(store, master, vault_id),
-            source.describe(),
-            created,
-            version,
-        )
+        return accounts.open_keys(store, home, key_file)
 
     def memory_tool(self, user: str, session: str | None = None) -> MemoryTool:
         """The memory tool for one user: a ``BetaAbstractMemoryTool`` over their memories only.

@@ -63,3 +63,14 @@ def test_a_tampered_node_is_named_for_the_operator(
         reply = vault.runner("alice").run({"command": "view", "path": "/memories/a.md"})
     assert (reply.content, reply.is_error) == (INTEGRITY_MESSAGE, True)
     assert f"node {node_id}, its text does not open (changed, moved or older)" in caplog.text
+
+
+def test_a_wrong_master_key_is_still_blamed_on_the_key(
+    home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The second witness (the ledger) clears a right key only: a wrong one opens neither."""
+    from memvault import MasterKeyError
+
+    monkeypatch.setenv("MEMVAULT_MASTER_KEY", base64.b64encode(os.urandom(32)).decode())
+    with pytest.raises(MasterKeyError):
+        Vault.open(home)

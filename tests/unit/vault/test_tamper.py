@@ -673,9 +673,9 @@ def test_corrupted_user_name_never_gives_wrong_content(layout: Layout, damage: s
 def test_corrupted_key_check_refuses_open_and_changes_nothing(
     layout: Layout, damage: str, tmp_path: Path
 ) -> None:
-    """A damaged meta.key_check makes open fail and leaves vault.db as is: MasterKeyError
-    when it is shaped like a check value (a wrong key looks the same), IntegrityError when
-    it is not even that (no key is to blame)."""
+    """A damaged meta.key_check makes open fail and leaves vault.db as is, with an
+    IntegrityError: the key is right, since it opens the store's sealed ledger (a second
+    witness), or the value is not even shaped like a check value."""
 
     def change(home: Path) -> None:
         check = bytes(_scalar(home, "SELECT value FROM meta WHERE key = 'key_check'"))
@@ -695,10 +695,11 @@ def test_corrupted_key_check_refuses_open_and_changes_nothing(
     tampered = _tampered(layout, change)
     listing = sorted(os.listdir(layout.home))
     vault_id = _scalar(layout.home, "SELECT value FROM meta WHERE key = 'vault_id'").decode()
-    expected: type[VaultError] = IntegrityError if damage == "truncate" else MasterKeyError
-    with pytest.raises(expected) as err:
+    with pytest.raises(IntegrityError) as err:
         Vault.open(layout.home)
     assert vault_id in str(err.value)
+    if damage != "truncate":
+        assert str(err.value).endswith("the master key is right, it opens the store's ledger")
     assert (layout.home / "vault.db").read_bytes() == tampered
     assert sorted(os.listdir(layout.home)) == listing
 
