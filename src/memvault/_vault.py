@@ -56,6 +56,17 @@ def check_user(user: object) -> str:
     return canonical
 
 
+def _open_store(home: Path, durability: Durability) -> Store:
+    try:
+        return SqliteStore(home / DB_NAME, durability=durability)
+    except StorageError:
+        # A disk too full for SQLite's shared-memory file: give back the space the log
+        # keeps for deletes (so a delete can free more), and try once more.
+        if not AuditLog.make_room(home / AUDIT_DIR):
+            raise
+        return SqliteStore(home / DB_NAME, durability=durability)
+
+
 class Vault:
     """An encrypted memory vault in a home directory.
 
@@ -152,14 +163,7 @@ class Vault:
             ) from None
         if not home_path.is_dir():
             raise ConfigurationError(f"the vault home {home_path} is not a directory")
-        try:
-            store: Store = SqliteStore(home_path / DB_NAME, durability=durability)
-        except StorageError:
-            # A disk too full for SQLite's shared-memory file: give back the space the
-            # log keeps for deletes (so a delete can free more), and try once more.
-            if not AuditLog.make_room(home_path / AUDIT_DIR):
-                raise
-            store = SqliteStore(home_path / DB_NAME, durability=durability)
+        store = _open_store(home_path, durability)
         audit: AuditLog | None = None
         try:
             master, audit_keys, ledger, key_source, created, version = cls._open_keys(
