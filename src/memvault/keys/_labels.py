@@ -24,9 +24,7 @@ KDF_AUDIT_MAC: Final = "memvault/v1/audit-mac"  # MACs of audit records
 KDF_AUDIT_USERS: Final = "memvault/v1/audit-users"  # users' pseudonyms in the log
 KDF_AUDIT_CHECKPOINT: Final = "memvault/v1/audit-checkpoint"  # Ed25519 seed for checkpoints
 KDF_AUDIT_FORWARD_WRAP: Final = "memvault/v1/audit-forward-wrap"  # seals the forward key file
-KDF_AUDIT_LEDGER: Final = (
-    "memvault/v1/audit-ledger"  # seals the store's ledger
-)
+KDF_AUDIT_LEDGER: Final = "memvault/v1/audit-ledger"  # seals the store's ledger
 # From a user's data key:
 KDF_MEMORY: Final = "memvault/v1/memory"  # seals names, metadata and contents
 KDF_INDEX: Final = "memvault/v1/index"  # HMAC look-up tokens of names in a directory
