@@ -442,25 +442,55 @@ def test_github_token_exact_output(redactor: Redactor) -> None:
     assert redacted(redactor, text) == "export GITHUB_TOKEN=[REDACTED:api_key]"
 
 
-def test_github_token_bad_checksum_is_kept(redactor: Redactor) -> None:
-    """A ghp_ string whose CRC32 does not hold is not a GitHub token."""
-    token = crc_token("ghp_")
+@pytest.mark.parametrize("prefix", ["ghp_", "gho_", "ghu_", "ghs_", "ghr_", "npm_"])
+def test_token_with_a_broken_checksum_is_still_redacted(redactor: Redactor, prefix: str) -> None:
+    """A token with the provider's prefix and length is one whatever its CRC32: a value
+    stored with one character changed is recovered by trying the others."""
+    token = crc_token(prefix)
     broken = token[:-1] + ("A" if token[-1] != "A" else "B")
-    assert secret_findings(redactor, f"see {broken} in the docs") == []
+    rule = "npm_token" if prefix == "npm_" else "github_token"
+    assert secret_findings(redactor, f"see {broken} in the docs") == [(rule, "api_key", broken)]
+    assert redacted(redactor, f"see {broken} in the docs") == "see [REDACTED:api_key] in the docs"
 
 
-def test_npm_token_bad_checksum_is_kept(redactor: Redactor) -> None:
-    """npm tokens share GitHub's CRC32 suffix; a wrong one is a look-alike."""
-    token = crc_token("npm_")
-    broken = token[:-1] + ("A" if token[-1] != "A" else "B")
-    assert secret_findings(redactor, broken) == []
+@pytest.mark.parametrize(
+    "text",
+    [
+        "GITHUB_TOKEN=ghp_" + "x" * 36,
+        "GITHUB_TOKEN=ghp_" + "a" * 36,
+        "GITHUB_TOKEN=ghp_yourPersonalAccessTokenGoesHere00000",
+        "NPM_TOKEN=npm_" + "0" * 36,
+    ],
+)
+def test_token_shaped_placeholder_is_kept(redactor: Redactor, text: str) -> None:
+    """A placeholder in a token's exact shape stays: it protects nothing."""
+    assert redacted(redactor, text) == text
 
 
-def test_age_key_bad_checksum_is_kept(redactor: Redactor) -> None:
-    """An AGE-SECRET-KEY string with a broken bech32 checksum is not a key."""
+@pytest.mark.parametrize(
+    "text",
+    [
+        "GOOGLE_API_KEY=AIzaSy-your-key",
+        "SLACK_BOT_TOKEN=xoxb-your-bot-token",
+        'slack_token: "xoxb-your-bot-token"',
+        "GITHUB_TOKEN=ghp_your-token-here",
+        "google_api_key: AIzaSyA-your-google-api-key-here-123456",
+        "STRIPE_SECRET_KEY=sk_live_replace_me",
+        "OPENAI_API_KEY=sk-<your key>",
+    ],
+)
+def test_documentation_placeholders_are_kept(redactor: Redactor, text: str) -> None:
+    """A provider's prefix and then a dummy, as documentation writes a key, is no key."""
+    assert redacted(redactor, text) == text
+
+
+def test_age_key_with_a_broken_checksum_is_still_a_key(redactor: Redactor) -> None:
+    """An age identity in its shape is a key whatever its bech32 checksum; one letter
+    repeated all through is a placeholder."""
     key = age_key()
     broken = key[:-1] + ("Q" if key[-1] != "Q" else "P")
-    assert secret_findings(redactor, broken) == []
+    assert secret_findings(redactor, broken) == [("private_key", "private_key", broken)]
+    assert secret_findings(redactor, "AGE-SECRET-KEY-1" + "Q" * 58) == []
 
 
 def test_provider_token_outranks_assignment(redactor: Redactor) -> None:

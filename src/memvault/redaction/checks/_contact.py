@@ -29,10 +29,13 @@ def email(value: str) -> bool:
 
 
 _GLOBAL_UNICAST = ipaddress.IPv6Network("2000::/3")
+# Well-known public resolvers: configuration, not a person's or a host's address.
+_RESOLVERS = frozenset(ipaddress.ip_address(a) for a in word_set("public_resolvers.txt"))
 
 
 def ip_address(value: str) -> bool:
-    """A public address: not private, loopback, link-local, reserved or documentation."""
+    """A public address: not private, loopback, link-local, reserved or documentation, and
+    not a well-known public DNS resolver (8.8.8.8, 1.1.1.1, 9.9.9.9, 208.67.222.222)."""
     if "." in value and ":" not in value:
         parts = value.split(".")
         if len(parts) != 4 or any(len(p) > 1 and p[0] == "0" for p in parts):
@@ -43,7 +46,7 @@ def ip_address(value: str) -> bool:
         return False
     if address.version == 6 and address not in _GLOBAL_UNICAST:
         return False
-    return address.is_global and not address.is_multicast
+    return address.is_global and not address.is_multicast and address not in _RESOLVERS
 
 
 _DATE_SHAPE = re.compile(r"\d{1,4}[./-]\d{1,2}[./-]\d{2,4}")

@@ -19,6 +19,20 @@ EXAMPLES = word_set("example_secrets.txt")
 # Whole values (lower case) that stand in for a secret.
 _DUMMIES = word_set("dummy_values.txt")
 _DUMMY_PREFIXES = word_list("dummy_prefixes.txt")
+# A provider's prefix, then a dummy word, as documentation writes a key it cannot print:
+# ``AIzaSy-your-key``, ``xoxb-your-bot-token``, ``sk_live_replace_me``, ``ghp_yourTokenHere``.
+# The prefix is one or two short runs of letters; the word ends where a separator, a
+# capital (camelCase) or the end follows, and the shortest (``my_``) are left out, so
+# that a random token reads as one about once in a million.
+_PREFIXED_DUMMY = re.compile(
+    r"(?i:(?:[a-z]{1,8}[-_.]){1,2})(?:(?i:"
+    + "|".join(
+        re.escape(p) for p in _DUMMY_PREFIXES if p == "<" or (len(p) > 3 and not p.isalnum())
+    )
+    + r")|(?i:"
+    + "|".join(re.escape(p) for p in _DUMMY_PREFIXES if p.isalnum())
+    + r")(?=[^a-z0-9]|$))"
+)
 # printf-style placeholders in full (``%(password)s``, a bare ``%s``): generated keys
 # contain ``%(`` and ``%s`` by chance, so those alone do not make a placeholder.
 _DUMMY_PART = re.compile(
@@ -61,7 +75,7 @@ def placeholder(value: str) -> bool:
     low = value.lower()
     if low in _DUMMIES or len(set(low)) <= 2 or _MASK.fullmatch(value):
         return True
-    if low.startswith(_DUMMY_PREFIXES) or _DUMMY_PART.search(low):
+    if low.startswith(_DUMMY_PREFIXES) or _DUMMY_PART.search(low) or _PREFIXED_DUMMY.match(value):
         return True
     if _SECRET_REFERENCE.match(low) or _TEMPLATE_TOKEN.fullmatch(value):
         return True

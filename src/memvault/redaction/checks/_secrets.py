@@ -196,8 +196,11 @@ def aws_key_id(value: str) -> bool:
 
 
 def github_or_npm_token(value: str) -> bool:
-    """GitHub and npm tokens end in a base62 CRC32 of their random part."""
-    return github_token(value) and real(value)
+    """A GitHub or npm token by its shape (the rule's prefix and length): one whose CRC32
+    holds is certainly one; one whose CRC32 does not is one still, unless it is a
+    placeholder (``ghp_xxxx...``, ``ghp_your_token...``), for a checksum is no secret's
+    protection: a value stored with one character changed is recovered by trying them."""
+    return github_token(value) or not (placeholder(value) or placeholder(value[4:]))
 
 
 def _b64decode(segment: str) -> bytes | None:
@@ -252,7 +255,9 @@ def _bech32(value: str) -> bool:
 
 
 def private_key(value: str) -> bool:
-    """age identities must carry a valid checksum; PEM, PuTTY and OpenSSH keys always count."""
+    """PEM, PuTTY and OpenSSH keys always count; an age identity counts by its shape, its
+    bech32 checksum held or not (see :func:`github_or_npm_token`), unless its data part
+    is a placeholder (``AGE-SECRET-KEY-1QQQQ...``)."""
     if value.startswith("AGE-SECRET-KEY-"):
-        return _bech32(value)
+        return _bech32(value) or not placeholder(value.rpartition("1")[2])
     return True
