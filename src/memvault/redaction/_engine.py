@@ -6,16 +6,17 @@ store. The filter fails closed: an error inside it refuses the write
 
 Speed comes from RE2: a first pass (``_gates``) tells in one linear sweep which
 rules can match at all; only those run their own search. No pattern can backtrack.
+Overlapping findings are resolved in ``n log n`` (``_overlaps``).
 """
 
 from __future__ import annotations
 
-import bisect
 from collections.abc import Callable, Sequence
 
 from ..errors import BlockedError, ConfigurationError
 from . import _re2
 from ._gates import SET_MEMORY, Gate
+from ._overlaps import Ranked, resolve
 from ._redacted import Redacted, join_and
 from ._rule import Configured, Finding, Rule, a_label
 from ._spans import Markers, Offsets, lower
@@ -86,10 +87,10 @@ class Redactor:
         if not hits:
             return []
         context = _Context(text, lowered, Offsets(text, data), Markers(text), verdicts)
-        found: list[tuple[int, int, int, Finding]] = []
+        found: list[Ranked] = []
         for index in hits:
             found.extend(self._matches(index, data, context))
-        return _resolve(found)
+        return resolve(found)
 
     def _candidates(self, data: bytes, lowered: str) -> list[int]:
         """The rules the first pass lets run, in policy order, so that ties between
@@ -105,16 +106,14 @@ class Redactor:
         hits.sort()
         return hits
 
-    def _matches(
-        self, index: int, data: bytes, context: _Context
-    ) -> list[tuple[int, int, int, Finding]]:
-        """What one rule finds in the text, each with its sort key for :func:`_resolve`."""
+    def _matches(self, index: int, data: bytes, context: _Context) -> list[Ranked]:
+        """What one rule finds in the text, each with its rank for :func:`resolve`."""
         configured = self._rules[index]
         rule = configured.rule
         match, group = self._compiled[index]
         blanked = bytearray(data) if rule.overlapping else None
         haystack = data if blanked is None else blanked
-        found: list[tuple[int, int, int, Finding]] = []
+        found: list[Ranked] = []
         char = context.offsets.char
         pos, size = 0, len(data)
         while pos <= size:
@@ -136,7 +135,7 @@ class Redactor:
             if self._keep(index, start, end, context):
                 action = configured.action
                 finding = Finding(rule.name, rule.kind, rule.category, start, end, action)
-                found.append((rule.priority, end - start, -start, finding))
+                found.append((rule.priority, index, finding))
         return found
 
     def _keep(self, index: int, start: int, end: int, context: _Context) -> bool:
@@ -251,18 +250,3 @@ def _replacement(finding: Finding, value: str, keep: int, pseudonym: Pseudonymiz
 def _normalize(value: str) -> str:
     """The form pseudonyms are keyed on: case and spacing do not make a new person."""
     return " ".join(value.casefold().split())
-
-
-def _resolve(found: list[tuple[int, int, int, Finding]]) -> list[Finding]:
-    """Keep the best of overlapping findings: higher priority, then longer, then earlier."""
-    starts: list[int] = []  # kept findings, sorted by start; they never overlap
-    kept: list[Finding] = []
-    for _, _, _, finding in sorted(found, key=lambda t: (t[0], t[1], t[2]), reverse=True):
-        at = bisect.bisect_right(starts, finding.start)
-        if at and kept[at - 1].end > finding.start:
-            continue  # overlaps the kept finding that starts before it
-        if at < len(kept) and kept[at].start < finding.end:
-            continue  # overlaps the kept finding that starts after it
-        starts.insert(at, finding.start)
-        kept.insert(at, finding)
-    return kept
