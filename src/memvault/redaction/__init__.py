@@ -1,8 +1,10 @@
 """The redaction filter: detectors by concept (``rules/``), the checks that tell a real value
 from a look-alike (``checks/``), their word lists (``data/``), policies as TOML data
-(``policies/``), and the engine that applies a policy to a text, failing closed."""
+(``policies/``), and the engine that applies a policy to a text, failing closed. Rules read
+the text in a normalized view (:func:`normalized`); findings replace the text as written."""
 
 from ._engine import Pseudonymizer, Redactor
+from ._normal import normalized
 from ._policy import POLICY_DIR, Policy, load, resolve
 from ._redacted import Redacted, join_and
 from ._report import policy_summary, redact_report
@@ -33,6 +35,7 @@ __all__ = [
     "load",
     "load_policy",
     "marker_spans",
+    "normalized",
     "policy_summary",
     "redact_report",
     "resolve",

@@ -4,6 +4,10 @@ Every write passes through :meth:`Redactor.apply` before anything reaches the
 store. The filter fails closed: an error inside it refuses the write
 (:class:`RedactionError`); it never lets text through unfiltered.
 
+Rules read the text in a normalized view (``_normal``): compatibility forms folded,
+invisible characters dropped, every digit in ASCII; each finding replaces the span
+of the text as written that it came from.
+
 Speed comes from RE2: a first pass (``_gates``) tells in one linear sweep which
 rules can match at all; only those run their own search. No pattern can backtrack.
 Overlapping findings are resolved in ``n log n`` (``_overlaps``).
@@ -13,9 +17,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from ..errors import BlockedError, ConfigurationError
+from ..errors import BlockedError, ConfigurationError, RedactionError
 from . import _re2
 from ._gates import SET_MEMORY, Gate
+from ._normal import view
 from ._overlaps import Ranked, resolve
 from ._redacted import Redacted, join_and
 from ._rule import Configured, Finding, Rule, a_label
@@ -24,9 +29,9 @@ from .checks import shannon_entropy
 
 Pseudonymizer = Callable[[str, str], str]  # (kind, value) -> 10 hex characters
 
-# Each pass replaces at least one finding with a marker that is never scanned again, so
-# real text settles in two passes; the bound only stops a pathological case.
-_MAX_PASSES = 4
+# Each pass replaces every finding with a marker; real text settles in two or three.
+# Text that has not settled by then is refused, never stored with a finding left in it.
+_MAX_PASSES = 8
 
 
 class Redactor:
@@ -77,16 +82,26 @@ class Redactor:
         ``verdicts`` carries what the checks on a value alone decided, from one pass of
         :meth:`apply` to the next; it lives no longer than that call.
         """
-        if verdicts is None:
-            verdicts = {}
+        return [finding for finding, _ in self._placed(text, {} if verdicts is None else verdicts)]
+
+    def _placed(
+        self, text: str, verdicts: dict[tuple[int, str], bool]
+    ) -> list[tuple[Finding, str]]:
+        """The findings at their spans in ``text``, each with its value as the rules read it."""
         if not self._rules or not text:
             return []
+        seen = view(text)
+        return seen.place(self._find(seen.text, verdicts))
+
+    def _find(self, text: str, verdicts: dict[tuple[int, str], bool]) -> list[Finding]:
+        """The findings in the normalized ``text``, overlaps resolved, in order of position."""
         data = text.encode()
         lowered = lower(text)
         hits = self._candidates(data, lowered)
         if not hits:
             return []
-        context = _Context(text, lowered, Offsets(text, data), Markers(text), verdicts)
+        markers = Markers(text)
+        context = _Context(text, lowered, Offsets(text, data), markers, verdicts)
         found: list[Ranked] = []
         for index in hits:
             found.extend(self._matches(index, data, context))
@@ -172,21 +187,24 @@ class Redactor:
 
         Runs to a fixed point: replacing one finding can expose another (a digit
         run that failed as a phone number because a card number followed it), so
-        the result is scanned again until nothing changes. That makes redaction
-        idempotent: what is stored passes the filter unchanged.
+        the result is scanned again until nothing is found. What is stored therefore
+        passes the filter unchanged, and a later write that scans it whole again
+        finds nothing new in it. Text that does not settle raises RedactionError.
         """
         findings: list[Finding] = []
         verdicts: dict[tuple[int, str], bool] = {}
         for _ in range(_MAX_PASSES):
-            found = self.scan(text, verdicts)
-            if not found:
-                break
-            text = self._replace(text, found, pseudonym)
-            findings.extend(found)
-        return Redacted(text, tuple(findings))
+            placed = self._placed(text, verdicts)
+            if not placed:
+                return Redacted(text, tuple(findings))
+            text = self._replace(text, placed, pseudonym)
+            findings.extend(finding for finding, _ in placed)
+        raise RedactionError("the text did not settle under the filter")
 
-    def _replace(self, text: str, findings: list[Finding], pseudonym: Pseudonymizer) -> str:
-        blocked = sorted({f.kind for f in findings if f.action == "block"})
+    def _replace(
+        self, text: str, placed: list[tuple[Finding, str]], pseudonym: Pseudonymizer
+    ) -> str:
+        blocked = sorted({f.kind for f, _ in placed if f.action == "block"})
         if blocked:
             kinds = join_and([a_label(k) for k in blocked])
             raise BlockedError(
@@ -195,9 +213,9 @@ class Redactor:
             )
         keep = self._keep_chars
         out, last = [], 0
-        for f in findings:
+        for f, value in placed:
             out.append(text[last : f.start])
-            out.append(_replacement(f, text[f.start : f.end], keep[f.rule], pseudonym))
+            out.append(_replacement(f, value, keep[f.rule], pseudonym))
             last = f.end
         out.append(text[last:])
         return "".join(out)

@@ -168,9 +168,13 @@ def test_phone_found(text: str, value: str) -> None:
 
 
 def test_phone_in_full_width_digits() -> None:
-    """Digits typed full-width by a Japanese or Chinese input method are the same number."""
+    """Digits typed full-width by a Japanese or Chinese input method are the same number:
+    the rules read them as ASCII digits, joined to the word before them or not."""
     text = "折り返し先：０８０－３５５５－５４０２\n"
-    assert found(text) == [("phone_wide", "phone", "０８０－３５５５－５４０２")]
+    assert found(text) == [("phone", "phone", "０８０－３５５５－５４０２")]
+    joined = "携帯０９０－１２３４－５６７８です"
+    assert found(joined) == [("phone_wide", "phone", "０９０－１２３４－５６７８")]
+    assert found("携帯090-1234-5678です") == [("phone_wide", "phone", "090-1234-5678")]
     assert redact("在庫：１２３４５６７８９０１２３４５６７\n").startswith("在庫：１２３")
 
 

@@ -9,6 +9,8 @@ addresses use, in the languages the filter reads.
 
 from __future__ import annotations
 
+import unicodedata
+
 # Words and numbers every shape is built of.
 _CAP = r"\p{Lu}[\p{L}'’\-]*"
 _CAPS = _CAP + r"(?: " + _CAP + r"){0,3}"
@@ -79,8 +81,8 @@ STREET = (
     + _CAP
     + r"(?: (?:(?:de|del|di|da|do|y|e) )?"
     + _CAP
-    + r"){0,3},? (?:n\.?º ?)?\d{1,4}[A-Za-z]?"
-    r"(?:,? \d{1,2}[º°ª](?: ?(?:\d{1,2}[º°ª]|[A-Z]\b|(?i:izq|izda|dcha|dch|der|centro|ctro)\b\.?))?"
+    + r"){0,3},? (?:n\.?[°o] ?)?\d{1,4}[A-Za-z]?"
+    r"(?:,? \d{1,2}[°oa](?: ?(?:\d{1,2}[°oa]|[A-Z]\b|(?i:izq|izda|dcha|dch|der|centro|ctro)\b\.?))?"
     r"|, (?:bajo|ático|entlo\.|entresuelo|pral\.|principal)\b)?"
     r"(?:,? \d{5} " + _CAP + r")?"
     # Indian: 76, MG Road / 243, Gandhi Marg
@@ -249,13 +251,15 @@ PT_STREET = (
     + _CAP
     + r"(?: (?:(?:da|do|das|dos|de|e) )?"
     + _CAP
-    + r"){0,3},? (?:n[º°]\.? ?)?\d{1,5}(?:[ \t]*[-–,][ \t]*(?:apto\.?|apt\.?|ap\.|apartamento"
+    + r"){0,3},? (?:n[°o]\.? ?)?\d{1,5}(?:[ \t]*[-–,][ \t]*(?:apto\.?|apt\.?|ap\.|apartamento"
     r"|casa|bloco|sala|conj\.?) ?\d{1,5}[A-Z]?)?)"
 )
-# Thai: 138/65 ถนนรัชดาภิเษก แขวงลาดยาว เขตจตุจักร
-TH_STREET = (
+# Thai: 138/65 ถนนรัชดาภิเษก แขวงลาดยาว เขตจตุจักร. In the form the filter reads (NFKC), where
+# SARA AM (ำ) is written as NIKHAHIT and SARA AA (ํา).
+TH_STREET = unicodedata.normalize(
+    "NFKC",
     r"(?P<value>\d{1,4}(?:/\d{1,4})? (?:หมู่ ?\d{1,2} )?(?:ถนน|ถ\.|ซอย|ซ\.)\p{Thai}+"
-    r"(?: (?:ถนน|ถ\.)\p{Thai}+)?(?: (?:แขวง|ตำบล|ต\.)\p{Thai}+)?(?: (?:เขต|อำเภอ|อ\.)\p{Thai}+)?)"
+    r"(?: (?:ถนน|ถ\.)\p{Thai}+)?(?: (?:แขวง|ตำบล|ต\.)\p{Thai}+)?(?: (?:เขต|อำเภอ|อ\.)\p{Thai}+)?)",
 )
 # Chinese and Japanese addresses after the word for address: 新地址广州市天河区珞喻路328号6栋1096室,
 # 新住所は京都府京都市左京区下鴨9丁目3番11号

@@ -59,9 +59,11 @@ _PHONE = (
     r"|3[1-9]\d (?:\d{6,7}|\d{3} \d{3,4})"
     r")\b"
 )
-# Full-width digits, as Japanese and Chinese input methods type them: ０９０－１２３４－５６７８.
+# A national number joined to the word before it, as Japanese and Chinese input methods type
+# it: 携帯０９０－１２３４－５６７８です. The filter reads full-width digits and dashes as ASCII.
 _PHONE_WIDE = (
-    r"(?:(?m:^)|[^０-９＋+])(?P<value>[＋+]?[０-９](?:[－ー‐−（）() ]?[０-９]){8,14})(?:[^０-９]|$)"
+    r"[\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}ー]"
+    r"(?P<value>\+?[0-9](?:[-ー‐−() ]?[0-9]){8,14})(?:[^0-9]|$)"
 )
 # Words that make a bare run of digits a phone number, when one stands just before it.
 _PHONE_WORDS = (
@@ -164,7 +166,8 @@ RULES: tuple[Rule, ...] = (
         pattern=_PHONE_WIDE,
         validator=checks.phone,
         priority=8,
-        description="phone numbers typed in full-width digits (libphonenumber)",
+        description="phone numbers joined to the Japanese, Chinese or Korean word before them, "
+        "as input methods type them, full-width or not (libphonenumber)",
     ),
     Rule(
         name="phone_plain",

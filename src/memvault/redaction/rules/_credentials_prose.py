@@ -26,7 +26,7 @@ _PROSE_WORD = (
     r"|şifre|كلمة (?:المرور|السر)|пароль|密码|密碼|口令|パスワード|비밀번호|암호|पासवर्ड)"
 )
 # A qualifier in brackets after the word: "password (prod):", "senha (produção):".
-_PROSE_QUALIFIER = r"(?:[ \t]*[(（][^()（）\r\n]{1,30}[)）])?"
+_PROSE_QUALIFIER = r"(?:[ \t]*\([^()\r\n]{1,30}\))?"
 # A few words between the word and a colon on the same line: "client secret today, new
 # one: X", "nueva contraseña tras la rotación: X". Only for the stricter gap rules.
 _PROSE_GAP = r"[ \t,]+(?:[^\s:：=]{1,20}[ \t,]+){0,4}[^\s:：=]{1,20}[ \t]*[:：][ \t]+"
@@ -63,7 +63,7 @@ _PROSE_GAP_VERB = (
 # A reply on the line after a question about the password: "¿me pasas la contraseña?"
 # then "Eusebio: es pixel7655!", "急ぎなら → Sommer1985#", "Meena: maple35 - mat batana".
 _PROSE_REPLY = (
-    r"[^\r\n?？]{0,60}[?？](?:[ \t]+[^\r\n?？]{1,60})?[ \t]*\r?\n"
+    r"[^\r\n?]{0,60}\?(?:[ \t]+[^\r\n?]{1,60})?[ \t]*\r?\n"
     # a chat client's header line between question and answer: "[Gestern 16:07] IT-Servicedesk"
     r"(?:\[[^\]\r\n]{1,30}\][^\r\n:：]{0,40}\r?\n)?"
     r"(?:[^\r\n]{0,60}?(?::[ \t]+|：[ \t]*))?"
@@ -172,7 +172,7 @@ RULES: tuple[Rule, ...] = (
         validator=checks.mixed,
         priority=6,
         min_entropy=2.8,
-        cue=r"(?i)" + _PROSE_WORD + r"[^\r\n?？]*[?？]",
+        cue=r"(?i)" + _PROSE_WORD + r"[^\r\n?]*\?",
     ),
     secret_rule(
         "user_password_pair",

@@ -90,7 +90,7 @@ _DOB = (
     r"(?:" + _DOB_LABEL + r"(?:(?:[ -/:-~]|[：→⇒–—]){0,24}?"
     # the label as a question or a field name ending its line, the date on the next line:
     # "confirm your date of birth?\nJane Roe: 8 de novembro de 1993", "DOB:\n1990-04-12"
-    r"|[^\n\d]{0,40}?[?？:：][ \t]*\r?\n[^\n\d]{0,30}?)"
+    r"|[^\n\d]{0,40}?[?:：][ \t]*\r?\n[^\n\d]{0,30}?)"
     r"|(?i:\bb\.) ?)(?P<value>"
     # the article of a French date belongs to it: "le 20 janvier 1975"
     + r"(?:le )?"

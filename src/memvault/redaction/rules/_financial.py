@@ -20,7 +20,9 @@ _CARD = (
     r"|\d{12,19}"
     r")\b"
 )
-_IBAN = r"\b(?P<value>[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?)\b"
+# An IBAN may follow a digit straight on ("ref 12DE89370400440532013000"): the digit is
+# no part of it, but ``\b`` alone would not let it start there.
+_IBAN = r"(?:\b|\d)(?P<value>[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?)\b"
 
 
 RULES: tuple[Rule, ...] = (

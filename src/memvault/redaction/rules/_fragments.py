@@ -72,8 +72,8 @@ def secret_rule(
 # so that redacted text does not become a cue on a second pass.
 CUE_ENDS = (" ", ":", ".", "#", "=", "_", "-", '"', "'", "\t", "\n", "：", "/", ",")
 # A run of groups of four, as IBANs are written: consumed whole, so that no shorter
-# number is read out of it.
-IBAN_RUN = r"\b[A-Z]{2}\d{2}(?: [A-Z0-9]{4})+"
+# number is read out of it. It may follow a digit straight on ("ref 12DE89 3704 ...").
+IBAN_RUN = r"(?:\b|\d)[A-Z]{2}\d{2}(?: [A-Z0-9]{4})+"
 # A value as a whole field: a CSV or TSV cell, an SQL tuple member, a table cell.
 FIELD_START = r"(?:(?m:^)|[,;\t|(] ?)['\"]?"
 FIELD_END = r"['\"]? ?(?:[,;\t|)]|(?m:$))"
@@ -89,7 +89,7 @@ FAMILY_GIVEN = r"(?:" + LATIN_WORD + r"|" + _UPPER_WORD + r"), " + LATIN_WORD
 PARTICLE = r"(?:van der|van den|de la|van|von|der|den|de|da|di|del|della|du|la|le|bin|ibn|al|el|zu|dos|das|do)"  # noqa: E501
 NAME = (
     r"(?:" + _NAME_WORD + r"(?: (?:" + PARTICLE + r" )?" + _NAME_WORD + r"){0,3}"
-    r"|[\p{Han}々]+[ 　][\p{Han}々]+|[\p{Han}々]{2,}?|[\p{Han}々]+\p{Hiragana}+?"
+    r"|[\p{Han}々]+ [\p{Han}々]+|[\p{Han}々]{2,}?|[\p{Han}々]+\p{Hiragana}+?"
     r"|\p{Katakana}[\p{Katakana}ー・]+|\p{Hangul}{2,}?"
     r"|\p{Arabic}+(?: \p{Arabic}+){0,3}|\p{Devanagari}+(?: \p{Devanagari}+)?)"
 )
@@ -103,7 +103,7 @@ NAME_END = (
 TWO_WORDS = LATIN_WORD + r"(?: (?:" + PARTICLE + r" )?" + LATIN_WORD + r"){1,3}"
 # A speaker or a correspondent: two Latin words or more, or a name in another script.
 SPEAKER = (
-    r"(?:" + TWO_WORDS + r"|[\p{Han}々]{2,4}(?:[ 　][\p{Han}々]{1,3})?"
+    r"(?:" + TWO_WORDS + r"|[\p{Han}々]{2,4}(?: [\p{Han}々]{1,3})?"
     r"|\p{Katakana}[\p{Katakana}ー・]+|\p{Hangul}{2,4}|\p{Devanagari}+(?: \p{Devanagari}+){1,2}"
     r"|\p{Cyrillic}+ \p{Cyrillic}+)"
 )
@@ -126,11 +126,11 @@ ANY_NAME = (
     + _THAI_WORD
     + r",? "
     + _THAI_WORD
-    + r"|[\p{Han}々]{1,3}[ 　](?:[\p{Han}々]{1,3}|[\p{Hiragana}\p{Katakana}ー]{2,4})"
+    + r"|[\p{Han}々]{1,3} (?:[\p{Han}々]{1,3}|[\p{Hiragana}\p{Katakana}ー]{2,4})"
     r"|[\p{Han}々]{2,4}|\p{Hangul}{2,4})"
 )
 # Where a name in a record ends: a quote, a bracket, punctuation or the end of the line.
-RECORD_END = r"(?:[\"'<)）\]},;:!。，、]|\\\"|[ \t]*(?:[—–(（]|\r?(?m:$))|\.(?:[ \t]|\r?(?m:$)))"
+RECORD_END = r"(?:[\"'<)\]},;:!。，、]|\\\"|[ \t]*(?:[—–(]|\r?(?m:$))|\.(?:[ \t]|\r?(?m:$)))"
 # Closings of letters and mails, before the writer's name on the next or the same line.
 CLOSINGS = (
     r"best regards|kind regards|warm regards|regards|best wishes|cheers|thanks|thank you"

@@ -72,7 +72,7 @@ _ROLE_LABEL = (
     r"|tomador|titular|bill to|ship to|sold to|aan|cognome e nome|nome e cognome"
     r"|(?:name|nachname), vorname|apellidos y nombre|nom et prénom)[ \t]*[:：]"
     r"|(?:员工|職員|职员|社員|従業員|用户|利用者|(?:先方)?担当者?|お客様|患者様?)"
-    r"(?:[ \t]*[:：（(][ \t]*|[ \t]+))[ \t]*"
+    r"(?:[ \t]*[:：(][ \t]*|[ \t]+))[ \t]*"
     r"(?P<value>" + LATIN_WORD + r", " + LATIN_WORD + r"|" + NAME + r")" + NAME_END
 )
 _ROLE_CUE = (
@@ -117,7 +117,7 @@ _ROLE_BARE = (
     + _HONORIFIC
     + r"(?P<value>"
     + ANY_NAME
-    + r")(?:[ \t]*(?:[,，—–(（]|\r?(?m:$))|[ \t]+\p{Ll})"
+    + r")(?:[ \t]*(?:[,，—–(]|\r?(?m:$))|[ \t]+\p{Ll})"
 )
 # A note, then a name the note is about: "Muistiinpano: Jane Doe (hetu ...)",
 # "Нотатка: Jane Doe, РНОКПП ...", "备注：梁志强（身份证号", "メモ：清水 彩花様（".
@@ -125,7 +125,7 @@ _NOTE = (
     r"(?:(?m:^)|[^\p{L}])(?i:" + _NOTE_LABELS + r")[ \t]*[:：][ \t]*"
     r"(?:(?i:pan/paní|pan|paní|pani|pelanggan|klien|asiakas) |คุณ)?"
     r"(?P<value>" + ANY_NAME + r")"
-    r"(?:[ \t]*[(（][^)）\r\n]{0,16}\d[\d \-/.]{5,}|, ?\p{Lu}{2,}\.?[ \t]*\d|様|さん"
+    r"(?:[ \t]*\([^)\r\n]{0,16}\d[\d \-/.]{5,}|, ?\p{Lu}{2,}\.?[ \t]*\d|様|さん"
     r"|[ \t]+\p{Thai})"
 )
 # "Attendees: Jane Doe, Doe, John" and the like: the whole list is one finding.

@@ -44,7 +44,7 @@ _SPEAKER_BEFORE_TIME = (
 # A chat line with no time: "Name Surname: text" at the start of a line. Labels of two
 # capitalized words ("Action Items:", "Root Cause:") are told apart by their words.
 _SPEAKER_LINE = (
-    r"(?m:^)[ \t]*(?P<value>" + TWO_WORDS + r"|[\p{Han}々]{1,3}[ 　][\p{Han}々]{1,3})"
+    r"(?m:^)[ \t]*(?P<value>" + TWO_WORDS + r"|[\p{Han}々]{1,3} [\p{Han}々]{1,3})"
     r"(?::[ \t]+|：[ \t]*)\S"
 )
 # "[10:02] Doe, Jane: hey" -- a chat speaker written family name first
@@ -73,7 +73,7 @@ _CLOSING = (
 # Japanese and Chinese honorifics after a name: "木村大和様", "石川 凛さん、", "清水殿".
 # Two to four Han characters open the line, so "皆様" and "お客様" are not names.
 _HONORIFIC_AFTER = (
-    r"(?m:^)[ \t]*(?P<value>[\p{Han}々]{2,4}|[\p{Han}々]{1,3}[ 　][\p{Han}々]{1,3})"
+    r"(?m:^)[ \t]*(?P<value>[\p{Han}々]{2,4}|[\p{Han}々]{1,3} [\p{Han}々]{1,3})"
     r"(?:様|さん|殿|先生|くん|ちゃん|女士)"
 )
 # Mentions: "@Jane Doe", Jira's "[~Jane Doe]".

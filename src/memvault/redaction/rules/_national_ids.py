@@ -39,7 +39,6 @@ RULES: tuple[Rule, ...] = (
         keywords=("ssn", "social security", "seguro social", "sécurité sociale américain"),
         context=(
             *(f"ssn{end}" for end in CUE_ENDS),
-            "ssn）",
             "ssn)",
             "social security",
             "seguro social",

@@ -11,6 +11,7 @@ digits hold; an id without check digits (the Indonesian NIK) also needs its birt
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable
 
 from .. import checks
@@ -80,9 +81,13 @@ def _labelled(
     )
 
 
-_TH_LABELS = (
-    "เลขบัตรประชาชน", "เลขประจำตัวประชาชน", "บัตรประชาชน", "ประจำตัวประชาชน", "thai id",
-    "citizen id", "citizen_id",
+# In the form the filter reads (NFKC), where SARA AM (ำ) is NIKHAHIT and SARA AA (ํา).
+_TH_LABELS = tuple(
+    unicodedata.normalize("NFKC", label)
+    for label in (
+        "เลขบัตรประชาชน", "เลขประจำตัวประชาชน", "บัตรประชาชน", "ประจำตัวประชาชน", "thai id",
+        "citizen id", "citizen_id",
+    )
 )  # fmt: skip
 _IL_LABELS = (
     "ת.ז", 'ת"ז', "ת״ז", "תעודת זהות", "מספר זהות", "מס' זהות", "teudat zehut", "israeli id",
