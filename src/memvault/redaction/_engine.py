@@ -6,7 +6,10 @@ store. The filter fails closed: an error inside it refuses the write
 
 Rules read the text in a normalized view (``_normal``): compatibility forms folded,
 invisible characters dropped, every digit in ASCII; each finding replaces the span
-of the text as written that it came from.
+of the text as written that it came from. Marker-shaped text in the input is read
+like any other text (``_spans``): only the inside of a marker exactly as the filter
+writes it is left alone, and a finding that reaches into or around any marker is a
+finding, so no value, and no blocked one, gets through for carrying a marker.
 
 Speed comes from RE2: a first pass (``_gates``) tells in one linear sweep which
 rules can match at all; only those run their own search. No pattern can backtrack.
@@ -24,7 +27,7 @@ from ._normal import view
 from ._overlaps import Ranked, resolve
 from ._redacted import Redacted, join_and
 from ._rule import Configured, Finding, Rule, a_label
-from ._spans import Markers, Offsets, lower
+from ._spans import Markers, Offsets, beside, lower
 from .checks import shannon_entropy
 
 Pseudonymizer = Callable[[str, str], str]  # (kind, value) -> 10 hex characters
@@ -66,6 +69,11 @@ class Redactor:
         self._words = Gate(self._rules, words, budget, keywords=True) if words else None
         self._gates = [Gate(self._rules, group, budget) for group in by_pattern.values()]
         self._keep_chars = {c.rule.name: c.keep for c in self._rules}
+        # The kinds whose markers the filter writes, with the longest tail a mask keeps.
+        self._kinds: dict[str, int] = {}
+        for configured in self._rules:
+            kind = configured.rule.kind
+            self._kinds[kind] = max(self._kinds.get(kind, 0), configured.keep)
         self._allow_exact = allow_exact
         self._allow: _re2.Matcher | None = None
         if allow_patterns:
@@ -100,7 +108,7 @@ class Redactor:
         hits = self._candidates(data, lowered)
         if not hits:
             return []
-        markers = Markers(text)
+        markers = Markers(text, self._kinds)
         context = _Context(text, lowered, Offsets(text, data), markers, verdicts)
         found: list[Ranked] = []
         for index in hits:
@@ -146,29 +154,36 @@ class Redactor:
                 # the loop ends even on a value that NUL bytes could match.
                 blanked[b_start:b_end] = bytes(b_end - b_start)
                 pos = m_start
-            start, end = char(b_start), char(b_end)
-            if self._keep(index, start, end, context):
+            kept = self._keep(index, char(b_start), char(b_end), context)
+            if kept is not None:
+                start, end = kept
                 action = configured.action
                 finding = Finding(rule.name, rule.kind, rule.category, start, end, action)
                 found.append((rule.priority, index, finding))
         return found
 
-    def _keep(self, index: int, start: int, end: int, context: _Context) -> bool:
+    def _keep(self, index: int, start: int, end: int, context: _Context) -> tuple[int, int] | None:
+        """The span of the value the rule found at ``[start, end)``, if its checks keep it."""
         # Every check is a pure test on the value and its surroundings, so their order
         # changes nothing but the cost: the cheap and the most selective come first.
-        if context.markers.overlap(start, end):
-            return False
+        text = context.text
+        if context.markers:
+            start, end, first, last = context.markers.trim(start, end)
+            if start >= end:
+                return None  # the inside of a marker the filter writes holds no value
+            if (first or last) and beside(text, start, end, after=first, before=last):
+                return None  # beside a marker, no value (see _spans)
         rule = self._rules[index].rule
         if rule.context:
             window = context.lowered[max(0, start - rule.window) : end]
             if not any(word in window for word in rule.context):
-                return False
+                return None
         # The rest looks at the value alone; a second pass meets the same values again.
-        value = context.text[start:end]
+        value = text[start:end]
         verdict = context.verdicts.get((index, value))
         if verdict is None:
             verdict = context.verdicts[index, value] = self._accepts(rule, value)
-        return verdict
+        return (start, end) if verdict else None
 
     def _accepts(self, rule: Rule, value: str) -> bool:
         if value in self._allow_exact:

@@ -68,8 +68,22 @@ _SECRET_REFERENCE = re.compile(
 _TEMPLATE_TOKEN = re.compile(r"@@[A-Za-z0-9_.-]+@@|#\{[A-Za-z0-9_. -]+\}#?|__[A-Za-z0-9_.-]+__")
 
 
+# Text in the shape of the filter's markers. The filter leaves alone a marker exactly as it
+# writes one, by itself; inside a value that shape is no sign of a placeholder or of code,
+# or ``hunter2[REDACTED:x]`` and ``[MASKED:x:hunter2]`` would pass for one.
+_MARKER_SHAPE = re.compile(r"\[(?:REDACTED|MASKED|PSEUDONYM):[^\[\]\s]*\]")
+
+
+def unmarked(value: str) -> str:
+    """The value without marker-shaped text: what tells a placeholder or code apart."""
+    return _MARKER_SHAPE.sub("", value) if "[" in value else value
+
+
 def placeholder(value: str) -> bool:
     """Templates, references, masks, dummies and documented examples."""
+    value = unmarked(value)
+    if not value:
+        return False  # marker-shaped text only: what it holds is read as a value
     if value in EXAMPLES:
         return True
     low = value.lower()
@@ -106,6 +120,7 @@ _NAME_SEPARATORS = re.compile(r"[._]+")
 
 def code(value: str) -> bool:
     """An attribute path or a call whose names read as names people write."""
+    value = unmarked(value)
     match = _DOTTED.fullmatch(value) or _CALL.fullmatch(value)
     if match is None:
         return False

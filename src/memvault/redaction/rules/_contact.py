@@ -108,11 +108,14 @@ def _indonesian_phone(value: str) -> bool:
 # --- IP addresses -----------------------------------------------------------------------
 
 # A dotted quad after "version", "release", "build" is a version: the first branch
-# consumes it without a value group, so the engine skips it.
+# consumes it without a value group, so the engine skips it. An address starts where no
+# word, dot or colon goes on into it, or after a letter and a colon ("host:81.2.69.160",
+# "[MASKED:x:81.2.69.160]"); inside a longer IPv6 address, a shorter one is no global
+# unicast address the check keeps.
 _IP = (
     r"(?i:(?:\b(?:versions?|ver|release|build|firmware|rev|revision)\b|верси[яиюей]|versión"
     r"|versão|versione|バージョン|版本)[ -/:-~]{0,16}?\d+(?:\.\d+){3,})"
-    r"|(?:(?m:^)|[^\w.:])(?P<value>\d{1,3}(?:\.\d{1,3}){3,}"
+    r"|(?:(?m:^)|[^\w.:]|[A-Za-z_]:)(?P<value>\d{1,3}(?:\.\d{1,3}){3,}"
     r"|(?i:[0-9a-f]{1,4}(?::[0-9a-f]{0,4}){3,7}|::(?:[0-9a-f]{1,4}:){1,6}[0-9a-f]{1,4}))\b"
 )
 
