@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from anthropic.lib.tools import ToolError
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from memvault import MemoryTool, PolicyError, Vault
@@ -347,6 +347,8 @@ def test_needle_anywhere_is_caught(kind: str, data: st.DataObject, before: str, 
     needle = data.draw(_NEEDLES[kind])
     text = f"{before} {needle} {after}"
     redactor = load().redactor
+    # Filler that is a finding by itself ("Xa Xa:" reads as a speaker's name) changes too.
+    assume(not redactor.scan(before) and not redactor.scan(after))
     out = redactor.apply(text, lambda k, v: "0123456789").text
     assert needle not in out
     assert out.startswith(before) and out.endswith(after)
