@@ -19,8 +19,8 @@ makes a *view* of the text in which
 
 Rules match the view; each finding is then mapped back to the span of the
 original text it came from, so the marker replaces every character of the value
-as written, the invisible ones inside it included. Characters next to a value
-stay where they are.
+as written, the invisible ones inside it included: none of them is left around
+the marker. Characters next to the value, invisible or not, stay where they are.
 
 Folding works on one character at a time, a letter taking the combining marks
 that follow it with it (so ``e`` and U+0301 read as ``é``). A text of ASCII
@@ -93,11 +93,9 @@ class View:
         """Findings in the view (in order, none overlapping) at their spans in the text
         as written, each with its value as the view reads it.
 
-        A span takes the invisible characters right beside the value with it, so that
-        none is left around its marker, up to the finding before it. Two findings that
-        end and start inside the one character they came from (one character folds to
-        several: ``⑽`` to ``(10)``) become one, so that no character is replaced twice;
-        it is the blocked one if either is blocked.
+        Two findings that end and start inside the one character they came from (one
+        character folds to several: ``⑽`` to ``(10)``) become one, so that no character
+        is replaced twice; it is the blocked one if either is blocked.
         """
         text = self.text
         if not self._at:
@@ -106,34 +104,12 @@ class View:
         for f in found:
             value = text[f.start : f.end]
             start, end = self.span(f.start, f.end)
-            end = self._dropped_after(f.end, end)
-            done = placed[-1][0].end if placed else 0
-            if done > start:
+            if placed and placed[-1][0].end > start:
                 before, seen = placed.pop()
                 f = f if f.action == "block" else before
                 start, end, value = before.start, max(end, before.end), seen + value
-            else:
-                start = max(done, self._dropped_before(f.start, start))
             placed.append((Finding(f.rule, f.kind, f.category, start, end, f.action), value))
         return placed
-
-    def _dropped_before(self, at: int, origin: int) -> int:
-        """Where the invisible characters dropped just before view position ``at`` begin
-        in the text as written (``origin`` where there are none)."""
-        k = bisect.bisect_left(self._after, at + 1) - 1
-        while k >= 0 and self._at[k] == self._after[k] == at:
-            origin, k = self._from[k], k - 1
-        return origin
-
-    def _dropped_after(self, at: int, origin: int) -> int:
-        """Where the invisible characters dropped just after the view's ``[..., at)`` end
-        in the text as written (``origin`` where there are none)."""
-        k = bisect.bisect_left(self._after, at)
-        while k < len(self._after) and self._after[k] == at:
-            if self._at[k] == at:
-                origin = self._to[k]
-            k += 1
-        return origin
 
     def _origin(self, at: int, *, last: bool) -> int:
         # Records that end at or before ``at`` lie wholly before it (a dropped piece right
