@@ -23,6 +23,7 @@ Filters (all given kinds must match; several values of one kind match any):
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -74,7 +75,10 @@ def parse_filters(
 ) -> Filters:
     """Check the operator's filter options; raises :class:`UsageError` naming the bad one."""
     now = now or datetime.now(UTC)
-    users = _values(user, "--user", split=False)
+    # Kept in NFC, as the vault keeps user ids: ``e`` + U+0301 finds the user ``é``.
+    users = tuple(
+        unicodedata.normalize("NFC", name) for name in _values(user, "--user", split=False)
+    )
     paths = _values(path, "--path", split=False)
     commands = _unique(_check_command(c) for c in _values(command, "--command", split=True))
     outcomes = _unique(_check_outcome(o) for o in _values(outcome, "--outcome", split=True))

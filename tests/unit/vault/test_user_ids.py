@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import base64
+import io
+import json
+import os
 import unicodedata
 from pathlib import Path
 
@@ -11,6 +15,7 @@ from hypothesis import strategies as st
 
 from memvault import UsageError, Vault
 from memvault._vault import MAX_USER_BYTES, check_user
+from memvault.cli import main
 
 EMPTY = (
     "Here're the files and directories up to 2 levels deep in /memories, "
@@ -97,3 +102,18 @@ def test_random_spellings_map_to_one_user(tmp_path: Path) -> None:
             v.memory_tool(nfc).call({"command": "delete", "path": f"/memories/{len(nfc)}.md"})
 
         run()
+
+
+def test_audit_show_finds_a_user_by_any_spelling_of_the_id(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`audit show --user` takes the id in NFC too: the decomposed spelling finds them."""
+    monkeypatch.setenv("MEMVAULT_MASTER_KEY", base64.b64encode(os.urandom(32)).decode())
+    home = tmp_path / "home"
+    with Vault.open(home) as vault:
+        vault.runner("jos\u00e9").run({"command": "view", "path": "/memories"})
+    out = io.StringIO()
+    argv = ["--home", str(home), "audit", "show", "--json", "--user", "jose\u0301"]
+    assert main(argv, out=out, err=io.StringIO()) == 0
+    commands = [json.loads(line)["command"] for line in out.getvalue().splitlines()]
+    assert commands == ["user.create", "view"]
