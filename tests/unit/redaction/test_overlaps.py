@@ -6,6 +6,7 @@ import itertools
 import random
 import time
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -58,6 +59,7 @@ def test_a_large_cluster_resolves_as_the_greedy_rule() -> None:
     assert found == greedy(text)
 
 
+@pytest.mark.slow
 def test_a_megabyte_of_small_findings_resolves_in_n_log_n() -> None:
     """A 1 MiB note of 350,000 small values of two kinds, side by side. The old resolution
     kept what stood in a list in position order and put each value of the second kind
