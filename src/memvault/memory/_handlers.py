@@ -75,32 +75,38 @@ class Handlers:
                 )
 
     def prepare(self, tree: Tree, command: Command) -> None:
-        """Do a large write's screening early, in a read transaction, so that it is done
-        before the runner takes the write lock: run inside :meth:`Screen.ahead`, every
-        scan made here is remembered, and the command, run again in the write
-        transaction, finds its results instead of scanning again (when the file did not
-        change in between; otherwise it scans as always). Small writes skip this."""
+        """Do a large write's screening early, before the runner takes the write lock:
+        run inside :meth:`Screen.ahead`, every scan made here is remembered, and the
+        command, run again in its write transaction, finds the results instead of
+        scanning again (when the file did not change in between; otherwise it scans as
+        always). A ``create`` needs nothing from the store for it; ``str_replace`` and
+        ``insert`` read their file in a read transaction of their own. Other commands
+        and small writes skip this."""
         try:
             self.check_input(command)
             match command:
                 case Create() if len(command.file_text) >= PREPARE_CHARS:
                     self._screened(command.path, command.file_text, tree)
                 case StrReplace() | Insert():
-                    chain = tree.walk(command.path.parts)
-                    node = chain[-1]
-                    if len(chain) != len(command.path.parts) + 1 or node.is_dir:
-                        return
-                    if node.size + sum(len(t) for _, t in texts_of(command)) < PREPARE_CHARS:
-                        return
-                    text = tree.read(node).text
-                    if isinstance(command, Insert):
-                        self._screened(command.path, _inserted(text, command), tree)
-                    else:
-                        first, old = self._locate(text, command.old_str, command.path, tree)
-                        document = text[:first] + command.new_str + text[first + len(old) :]
-                        self._screened(command.path, document, tree)
+                    with tree.transaction(write=False):
+                        self._prepare_edit(tree, command)
         except (CommandError, RedactionError):
             return  # remembered: the command meets the same refusal in its transaction
+
+    def _prepare_edit(self, tree: Tree, command: StrReplace | Insert) -> None:
+        chain = tree.walk(command.path.parts)
+        node = chain[-1]
+        if len(chain) != len(command.path.parts) + 1 or node.is_dir:
+            return
+        if node.size + sum(len(t) for _, t in texts_of(command)) < PREPARE_CHARS:
+            return
+        text = tree.read(node).text
+        if isinstance(command, Insert):
+            self._screened(command.path, _inserted(text, command), tree)
+        else:
+            first, old = self._locate(text, command.old_str, command.path, tree)
+            document = text[:first] + command.new_str + text[first + len(old) :]
+            self._screened(command.path, document, tree)
 
     # -- the commands --------------------------------------------------------------------
 

@@ -116,11 +116,10 @@ class Runner:
     def _write(self, command: Command, event: Event) -> Outcome:
         """A command that may change memories: its record commits with it, or neither does.
 
-        A large write is screened first, in a read transaction, so the write lock is
-        held for little more than the write (:meth:`Handlers.prepare`)."""
+        A large write is screened first, before the write lock, so the lock is held
+        for little more than the write (:meth:`Handlers.prepare`)."""
         with self._handlers.screen.ahead():
-            with self._tree.transaction(write=False):
-                self._handlers.prepare(self._tree, command)
+            self._handlers.prepare(self._tree, command)
             return self._commit(command, event)
 
     def _commit(self, command: Command, event: Event) -> Outcome:
