@@ -5,10 +5,18 @@
 
 from __future__ import annotations
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 # Format 1 lacks the ledger (and its nodes carry no write stamps): the vault upgrades it
-# in place, once, and records that in the audit log.
-READABLE_VERSIONS = (b"1", b"2")
+# in place, once, and records that in the audit log. Format 2 lacks the columns of the
+# key and data lifecycle (when each data key was made, when each memory was last used):
+# the store adds them (empty) when it is opened.
+READABLE_VERSIONS = (b"1", b"2", b"3")
+
+# Statements that bring a store of format 2 (or 1) to format 3.
+MIGRATE_TO_3 = (
+    ("data_keys", "created", "ALTER TABLE data_keys ADD COLUMN created INTEGER"),
+    ("nodes", "touched", "ALTER TABLE nodes ADD COLUMN touched BLOB"),
+)
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (
@@ -25,6 +33,7 @@ CREATE TABLE IF NOT EXISTS data_keys (
     user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
     version INTEGER NOT NULL,
     wrapped BLOB NOT NULL,                    -- the data key, sealed under the KEK
+    created INTEGER,                          -- when it was made, in Unix time (NULL: format 2)
     PRIMARY KEY (user_id, version)
 );
 CREATE TABLE IF NOT EXISTS nodes (
@@ -35,6 +44,7 @@ CREATE TABLE IF NOT EXISTS nodes (
     fid         BLOB NOT NULL,                -- random identity, bound into every ciphertext
     meta        BLOB NOT NULL,                -- sealed: kind, size, content id, name
     key_version INTEGER NOT NULL,
+    touched     BLOB,                         -- sealed: the day it was last read or written
     UNIQUE (user_id, parent_id, lookup)
 );
 CREATE TABLE IF NOT EXISTS contents (

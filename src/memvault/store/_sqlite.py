@@ -15,26 +15,21 @@ import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
-from typing import Any
 
 from ..errors import IntegrityError, StorageError
 from ._errors import DAMAGED_HINT as _DAMAGED_HINT
 from ._errors import blob as _blob
 from ._errors import integer as _int
 from ._errors import storage_error as _storage_error
-from ._errors import synced_mark as _synced
-from ._protocol import Durability, NodeRow, SubtreeRow
-from ._schema import READABLE_VERSIONS, SCHEMA, SCHEMA_VERSION
+from ._protocol import Durability
+from ._schema import MIGRATE_TO_3, READABLE_VERSIONS, SCHEMA, SCHEMA_VERSION
+from ._sqlite_audit import AuditRows
+from ._sqlite_rows import _BUSY_SECONDS
+from ._sqlite_tree import TreeRows
 from ._wal import enter_wal, purge_wal
 
-_BUSY_SECONDS = 30.0
 
-# Bound on directory nesting the recursive queries follow: a tampered
-# parent pointer must not send a query around a loop.
-_MAX_DEPTH = 256
-
-
-class SqliteStore:
+class SqliteStore(TreeRows, AuditRows):
     """A connection to one vault's SQLite database."""
 
     def __init__(self, path: Path, *, durability: Durability = "full") -> None:
@@ -117,30 +112,12 @@ class SqliteStore:
             raise
         self._exec("RELEASE step")
 
-    def _exec(self, sql: str, args: tuple[object, ...] = ()) -> sqlite3.Cursor:
-        """Run a statement that changes rows; sqlite3 errors become ours."""
-        try:
-            return self._db.execute(sql, args)
-        except sqlite3.Error as exc:
-            raise _storage_error(exc, "running a command") from None
-
-    def _q(self, sql: str, args: tuple[object, ...] = ()) -> list[Any]:
-        """All rows of a query. Fetching is inside the guard: a damaged page can
-        surface on any row, not only the first."""
-        try:
-            return self._db.execute(sql, args).fetchall()
-        except sqlite3.Error as exc:
-            raise _storage_error(exc, "reading the vault") from None
-
-    def _one(self, sql: str, args: tuple[object, ...] = ()) -> Any:
-        rows = self._q(sql, args)
-        return rows[0] if rows else None
-
     # -- schema and metadata ------------------------------------------------
 
     def initialize(self) -> int:
         """Create the schema if absent (inside the caller's write transaction); return the
-        stored format version (an older one is upgraded by the vault, a newer one refused)."""
+        stored format version (format 1 is upgraded by the vault, format 2 here, a newer
+        one is refused)."""
         for statement in SCHEMA.split(";"):
             if statement.strip():
                 self._exec(statement)
@@ -159,7 +136,17 @@ class SqliteStore:
                 f"this memvault reads versions up to {SCHEMA_VERSION}",
                 hint="upgrade memvault to open this vault",
             )
+        if int(version) < 3:
+            for table, column, statement in MIGRATE_TO_3:
+                if not self._has_column(table, column):
+                    self._exec(statement)
+            if version == b"2":
+                self.set_meta("schema", b"3")
+                return 3
         return int(version)
+
+    def _has_column(self, table: str, column: str) -> bool:
+        return any(r[1] == column for r in self._q(f"PRAGMA table_info({table})"))
 
     def mark_upgraded(self) -> None:
         """Record that the store is now of the current format."""
@@ -187,13 +174,6 @@ class SqliteStore:
         return not self._q("SELECT 1 FROM users LIMIT 1") and not self._q(
             "SELECT 1 FROM nodes LIMIT 1"
         )
-
-    def get_meta(self, key: str) -> bytes | None:
-        row = self._one("SELECT value FROM meta WHERE key = ?", (key,))
-        return None if row is None else _blob(row[0], "meta")
-
-    def set_meta(self, key: str, value: bytes) -> None:
-        self._exec("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
 
     # -- users and their keys -----------------------------------------------
 
@@ -223,173 +203,3 @@ class SqliteStore:
             "INSERT INTO data_keys (user_id, version, wrapped) VALUES (?, ?, ?)",
             (user_id, version, wrapped),
         )
-
-    # -- the tree of one user's memories ------------------------------------
-
-    def child(self, user_id: int, parent_id: int, lookup: bytes) -> NodeRow | None:
-        row = self._one(
-            "SELECT id, parent_id, fid, meta FROM nodes"
-            " WHERE user_id = ? AND parent_id = ? AND lookup = ?",
-            (user_id, parent_id, lookup),
-        )
-        return (
-            None
-            if row is None
-            else NodeRow(
-                _int(row[0], "nodes"),
-                _int(row[1], "nodes"),
-                _blob(row[2], "nodes"),
-                _blob(row[3], "nodes"),
-            )
-        )
-
-    def subtree(self, user_id: int, node_id: int, max_depth: int = _MAX_DEPTH) -> list[SubtreeRow]:
-        """Every node below ``node_id``, parents before children, with its depth (1 = child)."""
-        rows = self._q(
-            "WITH RECURSIVE sub(id, parent_id, fid, meta, depth) AS ("
-            "  SELECT id, parent_id, fid, meta, 1 FROM nodes WHERE user_id = ?1 AND parent_id = ?2"
-            "  UNION ALL"
-            "  SELECT n.id, n.parent_id, n.fid, n.meta, sub.depth + 1"
-            "  FROM nodes AS n JOIN sub ON n.parent_id = sub.id"
-            "  WHERE n.user_id = ?1 AND sub.depth < ?3"
-            ") SELECT id, parent_id, fid, meta, depth FROM sub ORDER BY depth",
-            (user_id, node_id, max_depth),
-        )
-        return [
-            SubtreeRow(
-                _int(r[0], "nodes"),
-                _int(r[1], "nodes"),
-                _blob(r[2], "nodes"),
-                _blob(r[3], "nodes"),
-                _int(r[4], "nodes"),
-            )
-            for r in rows
-        ]
-
-    def insert_node(
-        self, user_id: int, parent_id: int, lookup: bytes, fid: bytes, meta: bytes, version: int
-    ) -> int:
-        cur = self._exec(
-            "INSERT INTO nodes (user_id, parent_id, lookup, fid, meta, key_version)"
-            " VALUES (?, ?, ?, ?, ?, ?)",
-            (user_id, parent_id, lookup, fid, meta, version),
-        )
-        return int(cur.lastrowid or 0)
-
-    def update_node(
-        self, node_id: int, parent_id: int, lookup: bytes, meta: bytes, version: int
-    ) -> None:
-        self._exec(
-            "UPDATE nodes SET parent_id = ?, lookup = ?, meta = ?, key_version = ? WHERE id = ?",
-            (parent_id, lookup, meta, version, node_id),
-        )
-
-    def update_meta(self, node_id: int, meta: bytes, version: int) -> None:
-        """New sealed metadata for a node that stays where it is (no index changes)."""
-        self._exec(
-            "UPDATE nodes SET meta = ?, key_version = ? WHERE id = ?", (meta, version, node_id)
-        )
-
-    def content(self, node_id: int) -> bytes | None:
-        row = self._one("SELECT blob FROM contents WHERE node_id = ?", (node_id,))
-        return None if row is None else _blob(row[0], "contents.blob")
-
-    def insert_content(self, node_id: int, blob: bytes) -> None:
-        self._exec("INSERT INTO contents (node_id, blob) VALUES (?, ?)", (node_id, blob))
-
-    def replace_content(self, node_id: int, blob: bytes) -> None:
-        """Overwrite a file's sealed text in place (secure_delete clears the old bytes)."""
-        if (
-            self._exec("UPDATE contents SET blob = ? WHERE node_id = ?", (blob, node_id)).rowcount
-            != 1
-        ):
-            raise IntegrityError(
-                f"the vault database has no text for file node {node_id} (its contents row "
-                "was deleted outside memvault)",
-                hint=_DAMAGED_HINT,
-            )
-
-    def delete_subtree(self, user_id: int, node_id: int) -> int:
-        """Delete a node and everything below it (contents go with their nodes)."""
-        self._exec(
-            "WITH RECURSIVE sub(id, depth) AS ("
-            "  SELECT id, 0 FROM nodes WHERE user_id = ?1 AND id = ?2"
-            "  UNION ALL"
-            "  SELECT n.id, sub.depth + 1 FROM nodes AS n JOIN sub ON n.parent_id = sub.id"
-            "  WHERE n.user_id = ?1 AND sub.depth < ?3"
-            ") DELETE FROM nodes WHERE id IN (SELECT id FROM sub)",
-            (user_id, node_id, _MAX_DEPTH),
-        )
-        self._deleted = True
-        # Not the cursor's rowcount: the module reports -1 for a statement that starts
-        # with WITH.
-        return _int(self._one("SELECT changes()")[0])
-
-    # -- audit anchors ------------------------------------------------------
-
-    def audit_key(self, user_id: int) -> bytes | None:
-        row = self._one("SELECT wrapped FROM audit_keys WHERE user_id = ?", (user_id,))
-        return None if row is None else _blob(row[0], "audit_keys.wrapped")
-
-    def insert_audit_key(self, user_id: int, wrapped: bytes) -> None:
-        self._exec("INSERT INTO audit_keys (user_id, wrapped) VALUES (?, ?)", (user_id, wrapped))
-
-    def audit_keys(self) -> list[tuple[bytes, bytes, bytes]]:
-        """(user look-up token, sealed user name, wrapped audit key) of every user."""
-        rows = self._q(
-            "SELECT u.lookup, u.name, a.wrapped FROM users AS u JOIN audit_keys AS a"
-            " ON a.user_id = u.id"
-        )
-        return [
-            (
-                _blob(r[0], "users or audit_keys"),
-                _blob(r[1], "users or audit_keys"),
-                _blob(r[2], "users or audit_keys"),
-            )
-            for r in rows
-        ]
-
-    def users_without_audit_key(self) -> list[tuple[int, bytes]]:
-        """(user id, look-up token) of users made before audit keys were (format 1)."""
-        rows = self._q(
-            "SELECT u.id, u.lookup FROM users AS u WHERE NOT EXISTS"
-            " (SELECT 1 FROM audit_keys AS a WHERE a.user_id = u.id)"
-        )
-        return [(_int(r[0], "users"), _blob(r[1], "users")) for r in rows]
-
-    def pending_records(self) -> list[tuple[int, bytes]]:
-        rows = self._q("SELECT seq, line FROM audit_pending ORDER BY seq")
-        return [(_int(r[0], "audit_pending"), _blob(r[1], "audit_pending")) for r in rows]
-
-    def newest_record(self) -> tuple[int, bytes] | None:
-        """The newest audit line the store holds: its anchor."""
-        row = self._one("SELECT seq, line FROM audit_pending ORDER BY seq DESC LIMIT 1")
-        return (
-            None if row is None else (_int(row[0], "audit_pending"), _blob(row[1], "audit_pending"))
-        )
-
-    def audit_coverage(self) -> tuple[int, int]:
-        """(seq the log file was last synced through, newest line the store holds a copy of)."""
-        row = self._one(
-            "SELECT (SELECT value FROM meta WHERE key = 'audit_synced'),"
-            " (SELECT max(seq) FROM audit_pending)"
-        )
-        synced = _synced(row[0]) if row is not None and row[0] is not None else 0
-        return synced, (
-            _int(row[1], "audit_pending") if row is not None and row[1] is not None else 0
-        )
-
-    def set_audit_synced(self, seq: int) -> None:
-        self.set_meta("audit_synced", str(seq).encode())
-
-    def add_pending(self, records: list[tuple[int, bytes]]) -> None:
-        try:
-            self._db.executemany(
-                "INSERT OR REPLACE INTO audit_pending (seq, line) VALUES (?, ?)", records
-            )
-        except sqlite3.Error as exc:
-            raise _storage_error(exc, "recording the audit log's anchor") from None
-
-    def clear_pending(self, through: int) -> None:
-        """Forget the copies up to ``through`` (the caller then stores a newer anchor)."""
-        self._exec("DELETE FROM audit_pending WHERE seq <= ?", (through,))

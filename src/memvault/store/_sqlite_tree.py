@@ -1,0 +1,114 @@
+"""The SQLite store's rows of each user's tree: nodes and the contents of files."""
+
+from __future__ import annotations
+
+from ..errors import IntegrityError
+from ._errors import DAMAGED_HINT as _DAMAGED_HINT
+from ._errors import blob as _blob
+from ._errors import integer as _int
+from ._protocol import NodeRow, SubtreeRow
+from ._sqlite_rows import MAX_DEPTH as _MAX_DEPTH
+from ._sqlite_rows import Rows
+
+
+class TreeRows(Rows):
+    """Nodes and contents (every BLOB sealed, or a keyed look-up token)."""
+
+    def child(self, user_id: int, parent_id: int, lookup: bytes) -> NodeRow | None:
+        row = self._one(
+            "SELECT id, parent_id, fid, meta FROM nodes"
+            " WHERE user_id = ? AND parent_id = ? AND lookup = ?",
+            (user_id, parent_id, lookup),
+        )
+        return (
+            None
+            if row is None
+            else NodeRow(
+                _int(row[0], "nodes"),
+                _int(row[1], "nodes"),
+                _blob(row[2], "nodes"),
+                _blob(row[3], "nodes"),
+            )
+        )
+
+    def subtree(self, user_id: int, node_id: int, max_depth: int = _MAX_DEPTH) -> list[SubtreeRow]:
+        """Every node below ``node_id``, parents before children, with its depth (1 = child)."""
+        rows = self._q(
+            "WITH RECURSIVE sub(id, parent_id, fid, meta, depth) AS ("
+            "  SELECT id, parent_id, fid, meta, 1 FROM nodes WHERE user_id = ?1 AND parent_id = ?2"
+            "  UNION ALL"
+            "  SELECT n.id, n.parent_id, n.fid, n.meta, sub.depth + 1"
+            "  FROM nodes AS n JOIN sub ON n.parent_id = sub.id"
+            "  WHERE n.user_id = ?1 AND sub.depth < ?3"
+            ") SELECT id, parent_id, fid, meta, depth FROM sub ORDER BY depth",
+            (user_id, node_id, max_depth),
+        )
+        return [
+            SubtreeRow(
+                _int(r[0], "nodes"),
+                _int(r[1], "nodes"),
+                _blob(r[2], "nodes"),
+                _blob(r[3], "nodes"),
+                _int(r[4], "nodes"),
+            )
+            for r in rows
+        ]
+
+    def insert_node(
+        self, user_id: int, parent_id: int, lookup: bytes, fid: bytes, meta: bytes, version: int
+    ) -> int:
+        cur = self._exec(
+            "INSERT INTO nodes (user_id, parent_id, lookup, fid, meta, key_version)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            (user_id, parent_id, lookup, fid, meta, version),
+        )
+        return int(cur.lastrowid or 0)
+
+    def update_node(
+        self, node_id: int, parent_id: int, lookup: bytes, meta: bytes, version: int
+    ) -> None:
+        self._exec(
+            "UPDATE nodes SET parent_id = ?, lookup = ?, meta = ?, key_version = ? WHERE id = ?",
+            (parent_id, lookup, meta, version, node_id),
+        )
+
+    def update_meta(self, node_id: int, meta: bytes, version: int) -> None:
+        """New sealed metadata for a node that stays where it is (no index changes)."""
+        self._exec(
+            "UPDATE nodes SET meta = ?, key_version = ? WHERE id = ?", (meta, version, node_id)
+        )
+
+    def content(self, node_id: int) -> bytes | None:
+        row = self._one("SELECT blob FROM contents WHERE node_id = ?", (node_id,))
+        return None if row is None else _blob(row[0], "contents.blob")
+
+    def insert_content(self, node_id: int, blob: bytes) -> None:
+        self._exec("INSERT INTO contents (node_id, blob) VALUES (?, ?)", (node_id, blob))
+
+    def replace_content(self, node_id: int, blob: bytes) -> None:
+        """Overwrite a file's sealed text in place (secure_delete clears the old bytes)."""
+        if (
+            self._exec("UPDATE contents SET blob = ? WHERE node_id = ?", (blob, node_id)).rowcount
+            != 1
+        ):
+            raise IntegrityError(
+                f"the vault database has no text for file node {node_id} (its contents row "
+                "was deleted outside memvault)",
+                hint=_DAMAGED_HINT,
+            )
+
+    def delete_subtree(self, user_id: int, node_id: int) -> int:
+        """Delete a node and everything below it (contents go with their nodes)."""
+        self._exec(
+            "WITH RECURSIVE sub(id, depth) AS ("
+            "  SELECT id, 0 FROM nodes WHERE user_id = ?1 AND id = ?2"
+            "  UNION ALL"
+            "  SELECT n.id, sub.depth + 1 FROM nodes AS n JOIN sub ON n.parent_id = sub.id"
+            "  WHERE n.user_id = ?1 AND sub.depth < ?3"
+            ") DELETE FROM nodes WHERE id IN (SELECT id FROM sub)",
+            (user_id, node_id, _MAX_DEPTH),
+        )
+        self._deleted = True
+        # Not the cursor's rowcount: the module reports -1 for a statement that starts
+        # with WITH.
+        return _int(self._one("SELECT changes()")[0])
