@@ -10,7 +10,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
-from . import _fs
+from . import _fs, lifecycle
 from ._log import log as _log
 from ._text import REFUSED_CATEGORIES
 from .audit import DIR_NAME as AUDIT_DIR
@@ -245,6 +245,13 @@ class Vault:
     @property
     def audit(self) -> AuditLog:
         return self._audit
+
+    def _parts(self) -> lifecycle.Parts:
+        """The parts the lifecycle operations work with."""
+        self._check_open()
+        return lifecycle.Parts(
+            self.home, self._store, self._master, self._audit, self._handlers, self._lock
+        )
 
     def audit_users(self) -> dict[str, tuple[str, UserAuditKey]]:
         """Each user's log pseudonym, with their name and audit key (to open sealed paths).

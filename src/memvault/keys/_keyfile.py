@@ -88,3 +88,35 @@ def write_key_file(path: Path, key: Key, hint: str) -> bool:
         return _fs.write_new(path, (encode_key(key) + "\n").encode(), mode=0o600)
     except StorageError as exc:
         raise MasterKeyError(exc.message, hint=hint) from None
+
+
+def remove_key_file(path: Path) -> None:
+    """Overwrite a retired key file in place, then unlink it (the file system may still
+    keep the old blocks: SECURITY.md says so). A missing file is no error."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise MasterKeyError(
+            f"cannot remove the old master key file {path}: {_fs.reason(exc)}"
+        ) from None
+    try:
+        size = os.fstat(fd).st_size
+        _fs.write_all_at(fd, b"\0" * size, 0)
+        os.fsync(fd)
+    except OSError as exc:
+        raise MasterKeyError(
+            f"cannot overwrite the old master key file {path}: {_fs.reason(exc)}"
+        ) from None
+    finally:
+        os.close(fd)
+    try:
+        path.unlink()
+        _fs.fsync_dir(path.parent)
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise MasterKeyError(
+            f"cannot remove the old master key file {path}: {_fs.reason(exc)}"
+        ) from None

@@ -104,10 +104,10 @@ def open_keys(
             raise ValueError
     except ValueError:
         raise IntegrityError(f"the vault id in {home} is damaged") from None
-    source = keys.resolve(vault_id, home, key_file)
+    source = keys.provider_for(keys.ProviderOptions(key_file=key_file), vault_id, home, None)
     created = False
     if check is None:
-        master = source.load_or_create(vault_id)
+        master = source.mint(vault_id, replacing=False).key
         with store.transaction(write=True, action="creating the vault"):
             check = store.get_meta("key_check")
             if check is None:  # else another process finished creating it meanwhile
@@ -115,7 +115,7 @@ def open_keys(
                 store.set_meta("key_check", check)
                 created = True
     else:
-        master = source.load(vault_id)
+        master = source.keys(vault_id, {})[0]
     try:
         keys.verify_master(master, vault_id, check, source.describe())
     except MasterKeyError:

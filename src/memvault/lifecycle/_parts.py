@@ -1,0 +1,26 @@
+"""What a lifecycle operation works with: the parts of one open vault."""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..audit import AuditLog
+from ..keys import MasterKeys
+from ..memory import Handlers
+from ..store import Store
+
+
+@dataclass(frozen=True)
+class Parts:
+    """An open vault's store, keys, log and handlers, and the lock that serializes its
+    use by threads of this process (other processes are excluded by the store's
+    write transactions)."""
+
+    home: Path
+    store: Store
+    master: MasterKeys
+    audit: AuditLog
+    handlers: Handlers
+    lock: threading.RLock
