@@ -62,6 +62,7 @@ AAD_CONTENT: Final = "content"  # a file's text (+ token, identity, content id)
 AAD_AUDIT_PATHS: Final = "audit-paths"  # a record's paths (+ user pseudonym)
 AAD_AUDIT_FORWARD: Final = "audit-forward"  # the forward-secure key file (+ vault id)
 AAD_AUDIT_LEDGER: Final = "audit-ledger"  # the store's ledger (+ vault id)
+AAD_TOUCHED: Final = "touched"  # the day a memory was last used (+ token, identity)
 
 AAD_TAGS: Final = (
     AAD_CHECK,
@@ -73,4 +74,5 @@ AAD_TAGS: Final = (
     AAD_AUDIT_PATHS,
     AAD_AUDIT_FORWARD,
     AAD_AUDIT_LEDGER,
+    AAD_TOUCHED,
 )
