@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 import threading
@@ -14,9 +15,9 @@ from . import _fs, lifecycle
 from ._log import log as _log
 from ._text import REFUSED_CATEGORIES
 from .audit import DIR_NAME as AUDIT_DIR
-from .audit import AuditKeys, AuditLog, Event, Ledger, Problem, UserAuditKey
+from .audit import AuditLog, Event, Problem, UserAuditKey
 from .errors import ConfigurationError, IntegrityError, StorageError, UsageError
-from .keys import MasterKeys
+from .keys import KeyProvider, MasterKeys, ProviderOptions
 from .memory import (
     DEFAULT_MAX_FILE_BYTES,
     Handlers,
@@ -24,6 +25,7 @@ from .memory import (
     Screen,
     Tree,
     accounts,
+    open_keys,
     verify_store,
 )
 from .redaction import load_policy
@@ -67,6 +69,31 @@ def _open_store(home: Path, durability: Durability) -> Store:
         return SqliteStore(home / DB_NAME, durability=durability)
 
 
+def _check_options(durability: object, max_file_bytes: object) -> None:
+    if durability not in ("full", "normal"):
+        raise UsageError("durability must be 'full' or 'normal'")
+    if (
+        isinstance(max_file_bytes, bool)
+        or not isinstance(max_file_bytes, int)
+        or max_file_bytes < 1
+    ):
+        raise UsageError("max_file_bytes must be a positive integer")
+
+
+def _chosen_provider(
+    key_provider: str | KeyProvider | ProviderOptions | None,
+    master_key_file: str | os.PathLike[str] | None,
+) -> ProviderOptions | KeyProvider:
+    """What ``Vault.open`` was told about the master key, as the unlocking step takes it."""
+    if key_provider is None or isinstance(key_provider, str):
+        return ProviderOptions(kind=key_provider, key_file=master_key_file)
+    if isinstance(key_provider, ProviderOptions):
+        if master_key_file is not None and key_provider.key_file is None:
+            return dataclasses.replace(key_provider, key_file=master_key_file)
+        return key_provider
+    return key_provider
+
+
 class Vault:
     """An encrypted memory vault in a home directory.
 
@@ -83,13 +110,14 @@ class Vault:
         store: Store,
         master: MasterKeys,
         handlers: Handlers,
-        key_source: str,
+        provider: KeyProvider,
         audit: AuditLog,
     ) -> None:
         self.home = home
         self._store = store
         self._master = master
-        self.key_source = key_source  # where the master key came from (never the key)
+        self._provider = provider
+        self.key_source = provider.describe()  # where the master key came from (never the key)
         self._handlers = handlers
         self._audit = audit
         self._lock = threading.RLock()
@@ -108,6 +136,7 @@ class Vault:
         home: str | os.PathLike[str],
         *,
         master_key_file: str | os.PathLike[str] | None = None,
+        key_provider: str | KeyProvider | ProviderOptions | None = None,
         durability: Durability = "full",
         max_file_bytes: int = DEFAULT_MAX_FILE_BYTES,
         policy: str | os.PathLike[str] | None = None,
@@ -125,6 +154,7 @@ class Vault:
         return cls._open(
             home,
             master_key_file=master_key_file,
+            key_provider=key_provider,
             durability=durability,
             max_file_bytes=max_file_bytes,
             policy=policy,
@@ -136,6 +166,7 @@ class Vault:
         home: str | os.PathLike[str],
         *,
         master_key_file: str | os.PathLike[str] | None = None,
+        key_provider: str | KeyProvider | ProviderOptions | None = None,
         durability: Durability = "full",
         max_file_bytes: int = DEFAULT_MAX_FILE_BYTES,
         policy: str | os.PathLike[str] | None = None,
@@ -144,14 +175,7 @@ class Vault:
         """:meth:`open`, for the audit commands: with ``audit_problems`` (a list), the
         log is neither repaired nor cross-checked at open (``audit verify`` does that
         and reports what it finds), and nothing is added to it."""
-        if durability not in ("full", "normal"):
-            raise UsageError("durability must be 'full' or 'normal'")
-        if (
-            isinstance(max_file_bytes, bool)
-            or not isinstance(max_file_bytes, int)
-            or max_file_bytes < 1
-        ):
-            raise UsageError("max_file_bytes must be a positive integer")
+        _check_options(durability, max_file_bytes)
         loaded = load_policy(policy)
         screen = Screen(loaded.redactor)
         home_path = Path(home).expanduser().absolute()
@@ -166,11 +190,14 @@ class Vault:
         store = _open_store(home_path, durability)
         audit: AuditLog | None = None
         try:
-            master, audit_keys, ledger, key_source, created, version = cls._open_keys(
-                store, home_path, master_key_file
-            )
+            unlocked = open_keys(store, home_path, _chosen_provider(key_provider, master_key_file))
+            master, version, created = unlocked.master, unlocked.version, unlocked.created
             audit = AuditLog(
-                home_path, audit_keys, store, durable=durability == "full", ledger=ledger
+                home_path,
+                unlocked.audit_keys,
+                store,
+                durable=durability == "full",
+                ledger=unlocked.ledger,
             )
             audit.legacy_store = version == 1
             if audit_problems is None:
@@ -190,7 +217,7 @@ class Vault:
                 store,
                 master,
                 Handlers(screen, max_file_bytes=max_file_bytes),
-                key_source,
+                unlocked.provider,
                 audit,
             )
             if audit_problems is None:
@@ -281,19 +308,6 @@ class Vault:
         with self._lock:
             return verify_store(self._store, self._master, self._audit, self.audit_users())
 
-    @staticmethod
-    def _open_keys(
-        store: Store, home: Path, key_file: str | os.PathLike[str] | None
-    ) -> tuple[MasterKeys, AuditKeys, Ledger, str, bool, int]:
-        """Find (or, for a new vault, make) the master key and prove it opens this vault.
-
-        A new vault is made in steps that each survive a crash: its id is
-        committed first, then the key file named by that id is written, then
-        the key check value is committed. An open that finds a vault id without
-        a check value finishes the job with the key file already there.
-        """
-        return accounts.open_keys(store, home, key_file)
-
     def memory_tool(self, user: str, session: str | None = None) -> MemoryTool:
         """The memory tool for one user: a ``BetaAbstractMemoryTool`` over their memories only.
 
@@ -361,6 +375,20 @@ class Vault:
     def _check_open(self) -> None:
         if self._closed:
             raise StorageError("the vault is closed")
+
+    # -- keys ------------------------------------------------------------------------
+
+    def rotate_user_key(
+        self, user: str, progress: lifecycle.Progress | None = None
+    ) -> lifecycle.Rotation:
+        """Re-seal every memory of ``user`` under a new data key, then destroy the old one
+        (``memvault keys rotate``); finishes an interrupted rotation instead if one is
+        under way. Safe to interrupt at any point; agents keep working meanwhile."""
+        return lifecycle.rotate_user(self._parts(), check_user(user), progress)
+
+    def user_ids(self) -> list[str]:
+        """Every user's id, in the order they were created."""
+        return lifecycle.user_names(self._parts())
 
     def close(self) -> None:
         if not self._closed:

@@ -1,5 +1,6 @@
-"""The audit log's keys: the vault-wide MAC, pseudonym and checkpoint keys, derived from
-the master key, and each user's own audit key (random, erased with the user)."""
+"""The audit log's keys: the vault-wide MAC, pseudonym and checkpoint keys, among the
+vault's stable secrets (they outlive master-key rotations), and each user's own audit
+key (random, erased with the user)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import json
 from .. import _crypto
 from .._crypto import Key, Sealer, Signer
 from ..errors import IntegrityError, UsageError
+from ..keys import VaultSecrets
 from ..keys import labels as L
 
 
@@ -17,14 +19,18 @@ class AuditKeys:
 
     __slots__ = ("_forward_wrap", "_mac", "_signer", "_users", "mac_bytes", "vault_id")
 
-    def __init__(self, master: Key, vault_id: str) -> None:
-        salt = bytes.fromhex(vault_id)
+    def __init__(self, master: Key | VaultSecrets, vault_id: str) -> None:
+        """From the vault's stable secrets (or, for a vault whose master key was never
+        rotated, and in tests, its master key)."""
+        secrets = (
+            master if isinstance(master, VaultSecrets) else VaultSecrets.derive(master, vault_id)
+        )
         self.vault_id = vault_id
-        self._mac = _crypto.derive(master, L.KDF_AUDIT_MAC, salt=salt)
+        self._mac = secrets.key(L.KDF_AUDIT_MAC)
         self.mac_bytes = _crypto.mac_function(self._mac)  # raw MAC, for verifying in bulk
-        self._users = _crypto.derive(master, L.KDF_AUDIT_USERS, salt=salt)
-        self._signer = Signer(_crypto.derive(master, L.KDF_AUDIT_CHECKPOINT, salt=salt))
-        self._forward_wrap = Sealer(_crypto.derive(master, L.KDF_AUDIT_FORWARD_WRAP, salt=salt), 1)
+        self._users = secrets.key(L.KDF_AUDIT_USERS)
+        self._signer = Signer(secrets.key(L.KDF_AUDIT_CHECKPOINT))
+        self._forward_wrap = Sealer(secrets.key(L.KDF_AUDIT_FORWARD_WRAP), 1)
 
     def __repr__(self) -> str:
         return f"<AuditKeys vault={self.vault_id}>"

@@ -7,7 +7,7 @@ it) and cut the log to match, and the memories written after it would stand
 in a store whose anchor says they were never written. The ledger closes that:
 
 * a sealed value in the store's ``meta`` (key :data:`META_KEY`), under a key
-  derived from the master key, holding the sequence number of the newest
+  among the vault's stable secrets, holding the sequence number of the newest
   record whose transaction changed memories or users (``written``) and how
   many users and nodes the store holds;
 * every write that changes anything updates it in the same transaction as the
@@ -31,8 +31,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .. import _crypto
-from .._crypto import Key, Sealer
+from .._crypto import Sealer
 from ..errors import IntegrityError
+from ..keys import VaultSecrets
 from ..keys import labels as L
 from ..store import Store
 from ._segments import segments
@@ -58,10 +59,9 @@ class Ledger:
 
     __slots__ = ("_ctx", "_sealer", "_store")
 
-    def __init__(self, store: Store, master: Key, vault_id: str) -> None:
+    def __init__(self, store: Store, secrets: VaultSecrets, vault_id: str) -> None:
         self._store = store
-        key = _crypto.derive(master, L.KDF_AUDIT_LEDGER, salt=bytes.fromhex(vault_id))
-        self._sealer = Sealer(key, 1)
+        self._sealer = Sealer(secrets.key(L.KDF_AUDIT_LEDGER), 1)
         self._ctx = _crypto.context(L.AAD_AUDIT_LEDGER, vault_id)
 
     def __repr__(self) -> str:

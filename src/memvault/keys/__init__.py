@@ -8,7 +8,9 @@ from ._hierarchy import (
     MasterKeys,
     SealerRing,
     UserKey,
+    check_shape,
     check_value,
+    opens_check,
     verify_master,
 )
 from ._keyfile import encode_key
@@ -30,6 +32,7 @@ from ._providers import (
     new_provider_for,
     provider_for,
 )
+from ._secrets import STABLE, MasterRecord, VaultSecrets, key_id, open_next, seal_next
 
 __all__ = [
     "ENV_KEY_PROVIDER",
@@ -39,22 +42,30 @@ __all__ = [
     "KEK_VERSION",
     "KINDS",
     "RAW_KINDS",
+    "STABLE",
     "EnvKey",
     "KeyFile",
     "KeyProvider",
     "Keyring",
     "MasterKeys",
+    "MasterRecord",
     "Minted",
     "Params",
     "ProviderOptions",
     "SealerRing",
     "UserKey",
+    "VaultSecrets",
+    "check_shape",
     "check_value",
     "chosen_kind",
     "default_key_file",
     "encode_key",
+    "key_id",
     "labels",
     "new_provider_for",
+    "open_next",
+    "opens_check",
     "provider_for",
+    "seal_next",
     "verify_master",
 ]

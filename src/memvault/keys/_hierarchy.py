@@ -2,30 +2,45 @@
 
 ::
 
-    master key (32 bytes, from a KeySource: a key file outside the home, or the environment)
-     ├── check key     seals a known value at creation, so a wrong key fails at open
-     ├── KEK           wraps every user's data keys and audit keys (a versioned keyring)
-     ├── user index    HMAC of user names (look-up) and a key to seal the names themselves
-     └── pseudonyms    the redaction policy's per-user stable tokens
-    data key, per user and version (random; stored only wrapped by the KEK)
-     ├── memory key    seals file names, metadata and contents (AES-256-GCM-SIV)
+    master key, generation g (32 bytes, from a KeyProvider: a key file outside the
+    │   home, the environment, a passphrase, or a KMS data key)
+     ├── check key     seals a known value bound to the generation's record: a wrong key
+     │                 (or an edited record) fails at open
+     ├── KEK g         wraps every user's data keys and audit keys (blob version g)
+     ├── names key g   seals user ids (blob version g)
+     ├── secrets wrap  seals the stable secrets once the first master key is rotated away
+     └── next wrap     seals the next master key while a rotation is under way
+    stable secrets (derived from generation 1's key; ``_secrets.py``)
+     ├── user index    HMAC of user ids: look-up tokens
+     ├── pseudonyms    the redaction policy's per-user stable tokens
+     └── audit keys    MAC, users' pseudonyms, checkpoints, forward security, ledger
+    data key, per user and version (random; stored only wrapped by a KEK)
+     ├── memory key    seals file names, metadata, contents and last-used days
      └── index key     HMAC look-up tokens for names within a directory
+    audit key, per user (random; stored only wrapped by a KEK): seals the user's
+     paths in the audit log; destroyed when the user is erased
 
-The master key never touches the home: a copy of the home alone (a backup, an
+A master-key rotation re-wraps every data key, audit key and user id under the
+next generation and destroys the old one: no memory is re-encrypted. The
+master key never touches the home: a copy of the home alone (a backup, an
 image of the data volume) decrypts nothing. Labels: :mod:`._labels`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from .. import _crypto
 from .._crypto import Key, Sealer
 from ..errors import IntegrityError, MasterKeyError
 from . import _labels as L
+from ._secrets import VaultSecrets
 
 _CHECK_PLAINTEXT = b"memvault master key check v1"
 
-# The KEK version a master key wraps under. Every wrapped blob names its KEK version
-# in its header, so a keyring of several versions opens blobs wrapped under any of them.
+# The KEK version of the first master key. A wrapped blob names the generation of the
+# master key whose KEK wrapped it in its header, so a ring of several generations
+# opens blobs wrapped under any of them.
 KEK_VERSION = 1
 
 
@@ -50,22 +65,27 @@ class SealerRing:
         return _crypto.open_blob(blob, ctx, self.sealer_for)
 
 
-def check_value(master: Key, vault_id: str) -> bytes:
-    """A known value sealed under the master key, stored when the vault is created."""
-    return _check_sealer(master, vault_id).seal(
-        _CHECK_PLAINTEXT, _crypto.context(L.AAD_CHECK, vault_id)
+def check_value(master: Key, vault_id: str, generation: int = 1, record: bytes = b"") -> bytes:
+    """A known value sealed under the master key of ``generation``, bound to the vault and
+    to the generation's record (vaults made before records were kept: no record)."""
+    return _check_sealer(master, vault_id, generation).seal(
+        _CHECK_PLAINTEXT, _check_ctx(vault_id, record)
     )
 
 
-def verify_master(master: Key, vault_id: str, check: bytes, source: str) -> None:
-    """Prove ``master`` is this vault's key; raises MasterKeyError naming ``source`` if not.
+def _check_ctx(vault_id: str, record: bytes) -> bytes:
+    if not record:
+        return _crypto.context(L.AAD_CHECK, vault_id)
+    return _crypto.context(L.AAD_CHECK, vault_id, record)
 
-    A check value that is not even shaped like the one memvault stores was damaged,
+
+def check_shape(check: bytes, vault_id: str, generation: int) -> None:
+    """A check value that is not even shaped like the one memvault stores was damaged,
     whatever the key: that is an IntegrityError, never a request for another key."""
     if (
         len(check) != _crypto.OVERHEAD + len(_CHECK_PLAINTEXT)
         or check[0] != _crypto.FORMAT_V1
-        or _crypto.blob_version(check) != 1
+        or _crypto.blob_version(check) != generation
     ):
         raise IntegrityError(
             f"the key check value of vault {vault_id} is damaged (modified outside memvault), "
@@ -73,12 +93,26 @@ def verify_master(master: Key, vault_id: str, check: bytes, source: str) -> None
             hint="restore the vault database from a backup; the key itself may be right. "
             "Nothing was changed.",
         )
-    ring = SealerRing({1: _check_sealer(master, vault_id)}, 1)
+
+
+def opens_check(
+    master: Key, vault_id: str, check: bytes, generation: int = 1, record: bytes = b""
+) -> bool:
+    """Whether ``master`` is the key of ``generation`` that sealed ``check``."""
+    sealer = _check_sealer(master, vault_id, generation)
     try:
-        ok = ring.open(check, _crypto.context(L.AAD_CHECK, vault_id))
+        ring = SealerRing({generation: sealer}, generation)
+        return ring.open(check, _check_ctx(vault_id, record)) == _CHECK_PLAINTEXT
     except IntegrityError:
-        ok = b""
-    if ok != _CHECK_PLAINTEXT:
+        return False
+
+
+def verify_master(
+    master: Key, vault_id: str, check: bytes, source: str, generation: int = 1, record: bytes = b""
+) -> None:
+    """Prove ``master`` is this vault's key; raises MasterKeyError naming ``source`` if not."""
+    check_shape(check, vault_id, generation)
+    if not opens_check(master, vault_id, check, generation, record):
         raise MasterKeyError(
             f"the master key from {source} does not open vault {vault_id}",
             hint="this key belongs to another vault or the key file was replaced (restore the "
@@ -87,29 +121,66 @@ def verify_master(master: Key, vault_id: str, check: bytes, source: str) -> None
         )
 
 
-def _check_sealer(master: Key, vault_id: str) -> Sealer:
-    return Sealer(_crypto.derive(master, L.KDF_CHECK, salt=bytes.fromhex(vault_id)), 1)
+def _check_sealer(master: Key, vault_id: str, generation: int) -> Sealer:
+    return Sealer(_crypto.derive(master, L.KDF_CHECK, salt=bytes.fromhex(vault_id)), generation)
 
 
 class MasterKeys:
-    """The keys derived from a vault's master key."""
+    """The keys of a vault's master key generations (one primary: it wraps and seals; the
+    others open only, while a rotation is under way) and its stable secrets.
 
-    __slots__ = ("_kek", "_names", "_pseudonyms", "_user_index", "vault_id")
+    ``refresh`` (set by the vault) reloads the generations from the store and the
+    provider: a blob wrapped under a generation this process does not know means
+    another process rotated the master key, and is retried once after it.
+    """
 
-    def __init__(self, master: Key, vault_id: str) -> None:
-        salt = bytes.fromhex(vault_id)
+    __slots__ = ("_kek", "_names", "_pseudonyms", "_user_index", "refresh", "secrets", "vault_id")
+
+    def __init__(
+        self,
+        master: Key | dict[int, Key],
+        vault_id: str,
+        *,
+        primary: int = KEK_VERSION,
+        secrets: VaultSecrets | None = None,
+    ) -> None:
+        generations = master if isinstance(master, dict) else {KEK_VERSION: master}
         self.vault_id = vault_id
-        kek = Sealer(_crypto.derive(master, L.KDF_KEK, salt=salt), KEK_VERSION)
-        self._kek = SealerRing({KEK_VERSION: kek}, KEK_VERSION)
-        self._names = SealerRing(
-            {1: Sealer(_crypto.derive(master, L.KDF_USER_NAMES, salt=salt), 1)}, 1
-        )
-        self._user_index = _crypto.derive(master, L.KDF_USER_INDEX, salt=salt)
+        self.secrets = secrets or VaultSecrets.derive(generations[primary], vault_id)
+        self._user_index = self.secrets.key(L.KDF_USER_INDEX)
         # Not a data key: pseudonyms must stay stable when a user's data keys rotate.
-        self._pseudonyms = _crypto.derive(master, L.KDF_PSEUDONYMS, salt=salt)
+        self._pseudonyms = self.secrets.key(L.KDF_PSEUDONYMS)
+        self.refresh: Callable[[], None] | None = None
+        self.adopt(generations, primary)
 
     def __repr__(self) -> str:
-        return f"<MasterKeys vault={self.vault_id}>"
+        return f"<MasterKeys vault={self.vault_id} generation={self.generation}>"
+
+    def adopt(self, generations: dict[int, Key], primary: int) -> None:
+        """Use these master key generations from now on (after a rotation)."""
+        salt = bytes.fromhex(self.vault_id)
+        self._kek = SealerRing(
+            {g: Sealer(_crypto.derive(k, L.KDF_KEK, salt=salt), g) for g, k in generations.items()},
+            primary,
+        )
+        self._names = SealerRing(
+            {
+                g: Sealer(_crypto.derive(k, L.KDF_USER_NAMES, salt=salt), g)
+                for g, k in generations.items()
+            },
+            primary,
+        )
+
+    @property
+    def generation(self) -> int:
+        """The generation new wraps are made under."""
+        return self._kek.primary.version
+
+    def _open(self, ring: SealerRing, blob: bytes, ctx: bytes) -> bytes:
+        if ring.sealer_for(_crypto.blob_version(blob)) is None and self.refresh is not None:
+            self.refresh()
+            ring = self._kek if ring is self._kek else self._names
+        return ring.open(blob, ctx)
 
     def user_token(self, user: str) -> bytes:
         return _crypto.mac(self._user_index, user.encode())
@@ -123,7 +194,7 @@ class MasterKeys:
         return self._names.primary.seal(user.encode(), _crypto.context(L.AAD_USER_NAME, token))
 
     def open_user_name(self, blob: bytes, token: bytes) -> str:
-        raw = self._names.open(blob, _crypto.context(L.AAD_USER_NAME, token))
+        raw = self._open(self._names, blob, _crypto.context(L.AAD_USER_NAME, token))
         try:
             return raw.decode()
         except UnicodeDecodeError:
@@ -139,14 +210,14 @@ class MasterKeys:
                 f"a user's data key is stored under version {version}, which memvault never "
                 "writes (modified outside memvault)"
             )
-        return Key(self._kek.open(blob, _crypto.context(L.AAD_DATA_KEY, token, version)))
+        return Key(self._open(self._kek, blob, _crypto.context(L.AAD_DATA_KEY, token, version)))
 
     def wrap_audit_key(self, audit_key: Key, token: bytes) -> bytes:
         ctx = _crypto.context(L.AAD_AUDIT_KEY, token)
         return self._kek.primary.seal(audit_key.export_raw(), ctx)
 
     def unwrap_audit_key(self, blob: bytes, token: bytes) -> Key:
-        return Key(self._kek.open(blob, _crypto.context(L.AAD_AUDIT_KEY, token)))
+        return Key(self._open(self._kek, blob, _crypto.context(L.AAD_AUDIT_KEY, token)))
 
 
 class UserKey:
@@ -183,3 +254,9 @@ class Keyring:
     def sealer_for(self, version: int) -> Sealer | None:
         key = self._keys.get(version)
         return key.sealer if key is not None else None
+
+    def older(self) -> list[UserKey]:
+        """The decrypt-only versions, newest first (a rotation is under way if any)."""
+        return [
+            self._keys[v] for v in sorted(self._keys, reverse=True) if v != self.primary.version
+        ]

@@ -25,6 +25,9 @@ KDF_AUDIT_USERS: Final = "memvault/v1/audit-users"  # users' pseudonyms in the l
 KDF_AUDIT_CHECKPOINT: Final = "memvault/v1/audit-checkpoint"  # Ed25519 seed for checkpoints
 KDF_AUDIT_FORWARD_WRAP: Final = "memvault/v1/audit-forward-wrap"  # seals the forward key file
 KDF_AUDIT_LEDGER: Final = "memvault/v1/audit-ledger"  # seals the store's ledger
+KDF_SECRETS_WRAP: Final = "memvault/v1/secrets-wrap"  # seals the stable secrets (after rotation)
+KDF_NEXT_MASTER: Final = "memvault/v1/next-master"  # seals a rotation's next master key
+KDF_KEY_ID: Final = "memvault/v1/key-id"  # a master key's public fingerprint
 # From a user's data key:
 KDF_MEMORY: Final = "memvault/v1/memory"  # seals names, metadata and contents
 KDF_INDEX: Final = "memvault/v1/index"  # HMAC look-up tokens of names in a directory
@@ -45,6 +48,9 @@ KDF_LABELS: Final = (
     KDF_AUDIT_CHECKPOINT,
     KDF_AUDIT_FORWARD_WRAP,
     KDF_AUDIT_LEDGER,
+    KDF_SECRETS_WRAP,
+    KDF_NEXT_MASTER,
+    KDF_KEY_ID,
     KDF_MEMORY,
     KDF_INDEX,
     KDF_AUDIT_PATHS,
@@ -63,6 +69,8 @@ AAD_AUDIT_PATHS: Final = "audit-paths"  # a record's paths (+ user pseudonym)
 AAD_AUDIT_FORWARD: Final = "audit-forward"  # the forward-secure key file (+ vault id)
 AAD_AUDIT_LEDGER: Final = "audit-ledger"  # the store's ledger (+ vault id)
 AAD_TOUCHED: Final = "touched"  # the day a memory was last used (+ token, identity)
+AAD_SECRETS: Final = "secrets"  # the vault's stable secrets (+ vault id)
+AAD_NEXT_MASTER: Final = "next-master"  # a rotation's next master key (+ vault id, generation)
 
 AAD_TAGS: Final = (
     AAD_CHECK,
@@ -75,4 +83,6 @@ AAD_TAGS: Final = (
     AAD_AUDIT_FORWARD,
     AAD_AUDIT_LEDGER,
     AAD_TOUCHED,
+    AAD_SECRETS,
+    AAD_NEXT_MASTER,
 )

@@ -7,5 +7,14 @@ operator-record path. :class:`~memvault.Vault` exposes each as a method; the
 """
 
 from ._parts import Parts
+from ._rotate import BATCH_BYTES, BATCH_NODES, Progress, Rotation, rotate_user, user_names
 
-__all__ = ["Parts"]
+__all__ = [
+    "BATCH_BYTES",
+    "BATCH_NODES",
+    "Parts",
+    "Progress",
+    "Rotation",
+    "rotate_user",
+    "user_names",
+]

@@ -28,6 +28,7 @@ from ._results import (
 from ._runner import Reply, Runner
 from ._screen import Screen
 from ._tree import Stored, Tree
+from ._unlock import Unlocked, load_generations, open_keys
 
 __all__ = [
     "AUDIT_MESSAGE",
@@ -53,10 +54,13 @@ __all__ = [
     "Stored",
     "StrReplace",
     "Tree",
+    "Unlocked",
     "View",
     "accounts",
     "format_size",
+    "load_generations",
     "number_lines",
+    "open_keys",
     "parse_command",
     "parse_path",
     "verify_store",

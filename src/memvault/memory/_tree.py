@@ -26,7 +26,7 @@ from typing import NamedTuple
 from .. import _crypto
 from ..errors import IntegrityError, StorageError
 from ..keys import Keyring, MasterKeys, UserKey, labels
-from ..store import Store
+from ..store import NodeRow, StaleRow, Store
 
 _META = struct.Struct(">BQ16sQ")  # kind, size in bytes, content id, written by record
 _FILE, _DIR = 2, 3
@@ -194,11 +194,24 @@ class Tree:
     def child(self, parent: Node, name: str) -> Node | None:
         row = self._store.child(self._user_id, parent.id, self._lookup(parent, name))
         if row is None:
+            row = self._child_under_older_key(parent, name)
+        if row is None:
             return None
         node = self._open_meta(row.id, parent.fid, row.fid, row.meta)
         if node.name != name:  # a look-up token moved onto another row
             raise _tampered(row.id, "its look-up token names another entry")
         return node
+
+    def _child_under_older_key(self, parent: Node, name: str) -> NodeRow | None:
+        """While a rotation is under way, a node not yet re-sealed is found by the token
+        of the key it was written under."""
+        assert self._keyring is not None
+        for key in self._keyring.older():
+            token = _crypto.mac(key.index, _crypto.context(parent.fid, name))
+            row = self._store.child(self._user_id, parent.id, token)
+            if row is not None:
+                return row
+        return None
 
     def walk(self, parts: tuple[str, ...]) -> list[Node]:
         """The existing nodes along ``parts``, from the root, stopping at the first missing one
@@ -325,3 +338,38 @@ class Tree:
         """Delete a file, or a directory with everything below it."""
         self.added -= self._store.delete_subtree(self._user_id, node.id)
         self.acted = node.fid
+
+    # -- re-sealing under a new data key --------------------------------------------
+
+    def reseal(self, row: StaleRow) -> int:
+        """Re-seal one node's metadata, text and last-used day under the primary key,
+        with its look-up token re-made; the plaintexts (and so the record stamp) stay.
+        Returns the bytes of text re-sealed. Inside a write transaction."""
+        parent_fid = row.parent_fid if row.parent_fid is not None else _ROOT_FID
+        node = self._open_meta(row.id, parent_fid, row.fid, row.meta)
+        assert self._keyring is not None
+        key = self._key
+        meta_ctx = self._meta_ctx(parent_fid, row.fid)
+        plain = _crypto.open_blob(row.meta, meta_ctx, self._keyring.sealer_for)
+        content = touched = None
+        size = 0
+        if row.content is not None:
+            ctx = self._content_ctx(row.fid, node.cid)
+            try:
+                raw = _crypto.open_blob(row.content, ctx, self._keyring.sealer_for)
+            except IntegrityError:
+                raise _tampered(
+                    row.id, "its text does not open (changed, moved or older)"
+                ) from None
+            content, size = key.sealer.seal(raw, ctx), len(raw)
+        if row.touched is not None:
+            ctx = _crypto.context(labels.AAD_TOUCHED, self._token, row.fid)
+            try:
+                day = _crypto.open_blob(row.touched, ctx, self._keyring.sealer_for)
+            except IntegrityError:
+                raise _tampered(row.id, "its last-used day does not open") from None
+            touched = key.sealer.seal(day, ctx)
+        lookup = _crypto.mac(key.index, _crypto.context(parent_fid, node.name))
+        meta = key.sealer.seal(plain, meta_ctx)
+        self._store.reseal_node(row.id, lookup, meta, content, touched, key.version)
+        return size

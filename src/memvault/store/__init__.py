@@ -4,8 +4,17 @@
 :class:`SqliteStore` is the embedded implementation.
 """
 
-from ._protocol import Durability, NodeRow, Store, SubtreeRow
+from ._protocol import Durability, NodeRow, StaleRow, Store, SubtreeRow, UserWraps
 from ._schema import SCHEMA_VERSION
 from ._sqlite import SqliteStore
 
-__all__ = ["SCHEMA_VERSION", "Durability", "NodeRow", "SqliteStore", "Store", "SubtreeRow"]
+__all__ = [
+    "SCHEMA_VERSION",
+    "Durability",
+    "NodeRow",
+    "SqliteStore",
+    "StaleRow",
+    "Store",
+    "SubtreeRow",
+    "UserWraps",
+]

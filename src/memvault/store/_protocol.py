@@ -50,6 +50,27 @@ class SubtreeRow(NamedTuple):
     depth: int
 
 
+class StaleRow(NamedTuple):
+    """A node with a part sealed under an old data key: what re-sealing it needs."""
+
+    id: int
+    parent_fid: bytes | None  # None: the node sits in the user's /memories
+    fid: bytes
+    meta: bytes
+    content: bytes | None  # a file's sealed text
+    touched: bytes | None  # the sealed day it was last used
+
+
+class UserWraps(NamedTuple):
+    """A user's sealed name and every key of theirs, wrapped under a master key's KEK."""
+
+    id: int
+    lookup: bytes
+    name: bytes
+    data_keys: list[tuple[int, bytes]]  # (version, wrapped)
+    audit_key: bytes | None
+
+
 class Store(Protocol):
     """A vault's rows: metadata, users and their wrapped keys, the tree of each user's
     memories, and the audit log's anchor."""
@@ -191,4 +212,50 @@ class Store(Protocol):
 
     def clear_pending(self, through: int) -> None:
         """Forget the copies up to ``through`` (the caller then stores a newer anchor)."""
+        ...
+
+    # -- the key lifecycle -------------------------------------------------------------
+
+    def delete_meta(self, key: str) -> None: ...
+
+    def set_primary_version(self, user_id: int, version: int) -> None: ...
+
+    def data_key_versions(self, user_id: int) -> list[tuple[int, int | None]]:
+        """(version, Unix time it was made or None) of every data key the user has."""
+        ...
+
+    def delete_data_keys_below(self, user_id: int, version: int) -> int:
+        """Destroy the user's data keys older than ``version``; returns how many."""
+        ...
+
+    def stale_nodes(self, user_id: int, version: int, after_id: int, limit: int) -> list[StaleRow]:
+        """The user's nodes with a part sealed under a version below ``version``."""
+        ...
+
+    def count_stale(self, user_id: int, version: int) -> int: ...
+
+    def reseal_node(
+        self,
+        node_id: int,
+        lookup: bytes,
+        meta: bytes,
+        content: bytes | None,
+        touched: bytes | None,
+        version: int,
+    ) -> None: ...
+
+    def version_counts(self, user_id: int) -> dict[int, int]:
+        """How many of the user's nodes each data-key version still protects."""
+        ...
+
+    def users(self) -> list[tuple[int, bytes, bytes, int]]:
+        """(id, look-up token, sealed name, primary version) of every user."""
+        ...
+
+    def user_wraps(self, after_id: int, limit: int) -> list[UserWraps]: ...
+
+    def rewrap_user(self, wraps: UserWraps) -> None: ...
+
+    def delete_user(self, user_id: int) -> int:
+        """Delete a user and everything of theirs; returns how many nodes went."""
         ...

@@ -48,3 +48,7 @@ class Rows:
 
     def set_meta(self, key: str, value: bytes) -> None:
         self._exec("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
+
+    def delete_meta(self, key: str) -> None:
+        self._exec("DELETE FROM meta WHERE key = ?", (key,))
+        self._deleted = True
