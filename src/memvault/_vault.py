@@ -7,11 +7,12 @@ import os
 import re
 import threading
 import unicodedata
+from collections.abc import Callable
 from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
-from . import _fs, lifecycle
+from . import _fs, keys, lifecycle
 from ._log import log as _log
 from ._text import REFUSED_CATEGORIES
 from .audit import DIR_NAME as AUDIT_DIR
@@ -277,7 +278,13 @@ class Vault:
         """The parts the lifecycle operations work with."""
         self._check_open()
         return lifecycle.Parts(
-            self.home, self._store, self._master, self._audit, self._handlers, self._lock
+            self.home,
+            self._store,
+            self._master,
+            self._audit,
+            self._handlers,
+            self._lock,
+            self._provider,
         )
 
     def audit_users(self) -> dict[str, tuple[str, UserAuditKey]]:
@@ -385,6 +392,35 @@ class Vault:
         (``memvault keys rotate``); finishes an interrupted rotation instead if one is
         under way. Safe to interrupt at any point; agents keep working meanwhile."""
         return lifecycle.rotate_user(self._parts(), check_user(user), progress)
+
+    def rotate_master_key(
+        self,
+        new: ProviderOptions | KeyProvider | None = None,
+        progress: Callable[[int], None] | None = None,
+    ) -> lifecycle.MasterRotation:
+        """Replace the master key (``memvault keys rotate-master``): every wrapped key is
+        re-wrapped under the new one and the old one is retired; no memory is
+        re-encrypted. ``new`` says where the new key is kept (default: where the
+        current one is; a key file writes ``<file>.next`` first). Finishes a rotation
+        under way instead, if there is one."""
+        return lifecycle.rotate_master(self._parts(), self._new_provider(new), progress=progress)
+
+    def _new_provider(
+        self, new: ProviderOptions | KeyProvider | None
+    ) -> Callable[[str | None], KeyProvider]:
+        def build(kind: str | None) -> KeyProvider:
+            if (
+                new is not None
+                and not isinstance(new, ProviderOptions)
+                and (kind is None or kind == new.kind)
+            ):
+                return new
+            options = new if isinstance(new, ProviderOptions) else ProviderOptions()
+            if kind is not None:
+                options = dataclasses.replace(options, kind=kind)
+            return keys.new_provider_for(options, self.vault_id, self.home, self._provider)
+
+        return build
 
     def user_ids(self) -> list[str]:
         """Every user's id, in the order they were created."""

@@ -134,7 +134,16 @@ class MasterKeys:
     another process rotated the master key, and is retried once after it.
     """
 
-    __slots__ = ("_kek", "_names", "_pseudonyms", "_user_index", "refresh", "secrets", "vault_id")
+    __slots__ = (
+        "_kek",
+        "_masters",
+        "_names",
+        "_pseudonyms",
+        "_user_index",
+        "refresh",
+        "secrets",
+        "vault_id",
+    )
 
     def __init__(
         self,
@@ -159,6 +168,7 @@ class MasterKeys:
     def adopt(self, generations: dict[int, Key], primary: int) -> None:
         """Use these master key generations from now on (after a rotation)."""
         salt = bytes.fromhex(self.vault_id)
+        self._masters = dict(generations)
         self._kek = SealerRing(
             {g: Sealer(_crypto.derive(k, L.KDF_KEK, salt=salt), g) for g, k in generations.items()},
             primary,
@@ -170,6 +180,19 @@ class MasterKeys:
             },
             primary,
         )
+
+    def master_key(self, generation: int) -> Key:
+        """The master key of ``generation`` (a rotation seals the next key under it)."""
+        try:
+            return self._masters[generation]
+        except KeyError:
+            raise IntegrityError(
+                f"master key generation {generation} is not open in this process"
+            ) from None
+
+    @property
+    def generations(self) -> tuple[int, ...]:
+        return tuple(sorted(self._masters))
 
     @property
     def generation(self) -> int:

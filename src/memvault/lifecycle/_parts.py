@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..audit import AuditLog
-from ..keys import MasterKeys
+from ..keys import KeyProvider, MasterKeys
 from ..memory import Handlers
 from ..store import Store
 
@@ -24,3 +24,4 @@ class Parts:
     audit: AuditLog
     handlers: Handlers
     lock: threading.RLock
+    provider: KeyProvider | None = None  # where the current master key came from
