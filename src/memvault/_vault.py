@@ -6,15 +6,13 @@ import dataclasses
 import os
 import re
 import threading
-import unicodedata
-from collections.abc import Callable
 from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
-from . import _fs, keys, lifecycle
+from . import _fs, lifecycle
+from ._lifecycle_methods import LifecycleMethods
 from ._log import log as _log
-from ._text import REFUSED_CATEGORIES
 from .audit import DIR_NAME as AUDIT_DIR
 from .audit import AuditLog, Event, Problem, UserAuditKey
 from .errors import ConfigurationError, IntegrityError, StorageError, UsageError
@@ -26,6 +24,7 @@ from .memory import (
     Screen,
     Tree,
     accounts,
+    check_user,
     open_keys,
     verify_store,
 )
@@ -37,26 +36,6 @@ if TYPE_CHECKING:
 
 DB_NAME = "vault.db"
 _SESSION = re.compile(r"[A-Za-z0-9._:/+=-]{1,128}")
-MAX_USER_BYTES = 255
-
-
-def check_user(user: object) -> str:
-    """A user id must be a short, printable, non-empty string; it is returned in NFC.
-
-    Ids are compared in NFC, as names of files are: ``e\\u0301`` and ``\\u00e9`` are
-    one user, whose keys and records every spelling reaches. The checks run on the
-    id as given and on its NFC form, which is the one kept.
-    """
-    if not isinstance(user, str) or not user:
-        raise UsageError("a user id must be a non-empty string")
-    if len(user.encode("utf-8", "surrogatepass")) > MAX_USER_BYTES:
-        raise UsageError(f"a user id must be at most {MAX_USER_BYTES} bytes of UTF-8")
-    if any(unicodedata.category(ch) in REFUSED_CATEGORIES for ch in user):
-        raise UsageError("a user id must not contain control or invisible characters")
-    canonical = unicodedata.normalize("NFC", user)
-    if len(canonical.encode()) > MAX_USER_BYTES:
-        raise UsageError(f"a user id must be at most {MAX_USER_BYTES} bytes of UTF-8")
-    return canonical
 
 
 def _open_store(home: Path, durability: Durability) -> Store:
@@ -95,7 +74,7 @@ def _chosen_provider(
     return key_provider
 
 
-class Vault:
+class Vault(LifecycleMethods):
     """An encrypted memory vault in a home directory.
 
     ``Vault.open(home)`` creates the vault on first use. The master key is
@@ -382,49 +361,6 @@ class Vault:
     def _check_open(self) -> None:
         if self._closed:
             raise StorageError("the vault is closed")
-
-    # -- keys ------------------------------------------------------------------------
-
-    def rotate_user_key(
-        self, user: str, progress: lifecycle.Progress | None = None
-    ) -> lifecycle.Rotation:
-        """Re-seal every memory of ``user`` under a new data key, then destroy the old one
-        (``memvault keys rotate``); finishes an interrupted rotation instead if one is
-        under way. Safe to interrupt at any point; agents keep working meanwhile."""
-        return lifecycle.rotate_user(self._parts(), check_user(user), progress)
-
-    def rotate_master_key(
-        self,
-        new: ProviderOptions | KeyProvider | None = None,
-        progress: Callable[[int], None] | None = None,
-    ) -> lifecycle.MasterRotation:
-        """Replace the master key (``memvault keys rotate-master``): every wrapped key is
-        re-wrapped under the new one and the old one is retired; no memory is
-        re-encrypted. ``new`` says where the new key is kept (default: where the
-        current one is; a key file writes ``<file>.next`` first). Finishes a rotation
-        under way instead, if there is one."""
-        return lifecycle.rotate_master(self._parts(), self._new_provider(new), progress=progress)
-
-    def _new_provider(
-        self, new: ProviderOptions | KeyProvider | None
-    ) -> Callable[[str | None], KeyProvider]:
-        def build(kind: str | None) -> KeyProvider:
-            if (
-                new is not None
-                and not isinstance(new, ProviderOptions)
-                and (kind is None or kind == new.kind)
-            ):
-                return new
-            options = new if isinstance(new, ProviderOptions) else ProviderOptions()
-            if kind is not None:
-                options = dataclasses.replace(options, kind=kind)
-            return keys.new_provider_for(options, self.vault_id, self.home, self._provider)
-
-        return build
-
-    def user_ids(self) -> list[str]:
-        """Every user's id, in the order they were created."""
-        return lifecycle.user_names(self._parts())
 
     def close(self) -> None:
         if not self._closed:

@@ -146,7 +146,16 @@ class Ledger:
 
 # Records whose transaction changes memories or users (advancing the ledger) when they
 # succeed: the memory commands that write, a user's creation, the store's upgrade.
-CHANGES = ("create", "str_replace", "insert", "delete", "rename", "user.create", "vault.upgrade")
+CHANGES = (
+    "create",
+    "str_replace",
+    "insert",
+    "delete",
+    "rename",
+    "user.create",
+    "users.erase",
+    "vault.upgrade",
+)
 
 
 @dataclass(frozen=True, slots=True)

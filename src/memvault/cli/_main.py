@@ -17,7 +17,8 @@ from collections.abc import Sequence
 from typing import IO, Any
 
 from ..errors import UsageError, VaultError
-from . import _audit, _memory, _redaction
+from ..keys import KINDS, ProviderOptions
+from . import _audit, _keys, _memory, _redaction, _users
 
 ENV_HOME = "MEMVAULT_HOME"
 DEFAULT_HOME = ".memvault"
@@ -49,6 +50,7 @@ def _parser() -> argparse.ArgumentParser:
         help="the master key file, kept outside the home (default: $MEMVAULT_MASTER_KEY_FILE, "
         "else ~/.config/memvault/keys/<vault id>.key; $MEMVAULT_MASTER_KEY overrides both)",
     )
+    _add_provider_options(parser)
     parser.add_argument(
         "--policy",
         metavar="P",
@@ -59,13 +61,46 @@ def _parser() -> argparse.ArgumentParser:
     _memory.add_parsers(commands)
     _redaction.add_parsers(commands)
     _audit.add_parsers(commands)
+    _keys.add_parsers(commands)
+    _users.add_parsers(commands)
     return parser
+
+
+def _add_provider_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--key-provider",
+        choices=KINDS,
+        help="where the master key is kept: file, env ($MEMVAULT_MASTER_KEY), passphrase or "
+        "kms (default: $MEMVAULT_KEY_PROVIDER, else what the vault recorded, else file)",
+    )
+    parser.add_argument(
+        "--passphrase-fd",
+        type=int,
+        metavar="FD",
+        help="read the passphrase from this file descriptor (else $MEMVAULT_PASSPHRASE, "
+        "else a prompt); never give it as an argument",
+    )
+    parser.add_argument("--kms-key-id", metavar="ID", help="the AWS KMS key (id, ARN or alias)")
+    parser.add_argument("--kms-region", metavar="REGION", help="the AWS region of the KMS key")
+    parser.add_argument(
+        "--kms-endpoint",
+        metavar="URL",
+        help="the KMS endpoint (default: $MEMVAULT_KMS_ENDPOINT, else AWS's)",
+    )
 
 
 def _vault_options(args: argparse.Namespace) -> dict[str, Any]:
     """What ``Vault.open`` takes, from the global options and the environment."""
     home = str(args.home or os.environ.get(ENV_HOME) or DEFAULT_HOME)
-    return {"home": home, "master_key_file": args.master_key_file, "policy": args.policy}
+    provider = ProviderOptions(
+        kind=args.key_provider,
+        key_file=args.master_key_file,
+        passphrase_fd=args.passphrase_fd,
+        kms_key_id=args.kms_key_id,
+        kms_region=args.kms_region,
+        kms_endpoint=args.kms_endpoint,
+    )
+    return {"home": home, "key_provider": provider, "policy": args.policy}
 
 
 def main(

@@ -6,17 +6,33 @@ operator-record path. :class:`~memvault.Vault` exposes each as a method; the
 ``memvault`` command line calls those.
 """
 
+from ._erase import Erasure, erase_user
+from ._keylist import key_report
 from ._master import MasterRotation, pending_rotation, rotate_master
 from ._parts import Parts
-from ._rotate import BATCH_BYTES, BATCH_NODES, Progress, Rotation, rotate_user, user_names
+from ._rotate import (
+    BATCH_BYTES,
+    BATCH_NODES,
+    Progress,
+    Rotation,
+    find_user,
+    pending_memories,
+    rotate_user,
+    user_names,
+)
 
 __all__ = [
     "BATCH_BYTES",
     "BATCH_NODES",
+    "Erasure",
     "MasterRotation",
     "Parts",
     "Progress",
     "Rotation",
+    "erase_user",
+    "find_user",
+    "key_report",
+    "pending_memories",
     "pending_rotation",
     "rotate_master",
     "rotate_user",

@@ -33,7 +33,7 @@ from ..errors import IntegrityError, MasterKeyError, UsageError
 from ..keys import KeyProvider, MasterRecord
 from ..memory import accounts
 from ..store import UserWraps
-from ._parts import Parts
+from ._parts import Parts, operator
 
 BATCH_USERS = 200
 
@@ -222,6 +222,7 @@ def _details(result: MasterRotation, previous: MasterRecord | None) -> dict[str,
         "users": result.users,
         "resumed": result.resumed,
         "reason": result.reason,
+        "operator": operator(),
     }
 
 

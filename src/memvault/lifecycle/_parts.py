@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import pwd
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,3 +27,11 @@ class Parts:
     handlers: Handlers
     lock: threading.RLock
     provider: KeyProvider | None = None  # where the current master key came from
+
+
+def operator() -> str:
+    """Who runs a lifecycle command, for its record: the operating-system account."""
+    try:
+        return pwd.getpwuid(os.geteuid()).pw_name
+    except (KeyError, OSError):
+        return f"uid {os.geteuid()}"

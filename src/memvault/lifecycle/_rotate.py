@@ -26,7 +26,7 @@ from .. import _crypto
 from ..audit import Event, UserAuditKey
 from ..errors import IntegrityError, UsageError
 from ..memory import Tree, accounts
-from ._parts import Parts
+from ._parts import Parts, operator
 
 BATCH_NODES = 256
 BATCH_BYTES = 4 << 20
@@ -153,6 +153,7 @@ def _finish(
             "bytes": size,
             "destroyed": destroyed,
             "resumed": resumed,
+            "operator": operator(),
         }
         event = Event(
             "keys.rotate",

@@ -3,6 +3,7 @@ the six commands over a user's encrypted tree, and the audited transaction each 
 (:class:`Runner`, which every adapter shares). Strings: ``docs/protocol.md``."""
 
 from . import _accounts as accounts
+from ._accounts import MAX_USER_BYTES, check_user
 from ._binding import verify_store
 from ._commands import (
     COMMANDS,
@@ -39,6 +40,7 @@ __all__ = [
     "MAX_LINES",
     "MAX_NAME_BYTES",
     "MAX_PATH_BYTES",
+    "MAX_USER_BYTES",
     "UNAVAILABLE_MESSAGE",
     "Command",
     "Create",
@@ -57,6 +59,7 @@ __all__ = [
     "Unlocked",
     "View",
     "accounts",
+    "check_user",
     "format_size",
     "load_generations",
     "number_lines",

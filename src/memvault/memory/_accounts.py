@@ -10,11 +10,35 @@ to open instead of starting that user afresh with an empty namespace.
 
 from __future__ import annotations
 
+import unicodedata
+
 from .. import _crypto
+from .._text import REFUSED_CATEGORIES
 from ..audit import AuditLog, Event, LedgerState, UserAuditKey
-from ..errors import IntegrityError
+from ..errors import IntegrityError, UsageError
 from ..keys import MasterKeys, MasterRecord
 from ..store import Store
+
+MAX_USER_BYTES = 255
+
+
+def check_user(user: object) -> str:
+    """A user id must be a short, printable, non-empty string; it is returned in NFC.
+
+    Ids are compared in NFC, as names of files are: ``e\\u0301`` and ``\\u00e9`` are
+    one user, whose keys and records every spelling reaches. The checks run on the
+    id as given and on its NFC form, which is the one kept.
+    """
+    if not isinstance(user, str) or not user:
+        raise UsageError("a user id must be a non-empty string")
+    if len(user.encode("utf-8", "surrogatepass")) > MAX_USER_BYTES:
+        raise UsageError(f"a user id must be at most {MAX_USER_BYTES} bytes of UTF-8")
+    if any(unicodedata.category(ch) in REFUSED_CATEGORIES for ch in user):
+        raise UsageError("a user id must not contain control or invisible characters")
+    canonical = unicodedata.normalize("NFC", user)
+    if len(canonical.encode()) > MAX_USER_BYTES:
+        raise UsageError(f"a user id must be at most {MAX_USER_BYTES} bytes of UTF-8")
+    return canonical
 
 
 def current_master(store: Store, master: MasterKeys) -> None:

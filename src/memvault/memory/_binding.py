@@ -121,6 +121,7 @@ def check(
     """What the store and the log disagree on; empty if they agree."""
     problems: list[Problem] = []
     by_seq = {change.seq: change for change in changes}
+    erased = {c.user: c.seq for c in changes if c.command == "users.erase"}  # the last one
     for change in changes:
         held = index.by_digest.get(change.before or "")
         if held is not None and change.seq > held.stamp:
@@ -133,7 +134,11 @@ def check(
                     change.seq,
                 )
             )
-        if change.command == "user.create" and change.user not in index.users:
+        if (
+            change.command == "user.create"
+            and change.user not in index.users
+            and erased.get(change.user, 0) < change.seq
+        ):
             problems.append(
                 Problem(
                     _WHERE,

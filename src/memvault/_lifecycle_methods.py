@@ -1,0 +1,92 @@
+"""The vault's lifecycle methods: key rotation, erasure, and the listings of keys and
+users, each delegating to :mod:`memvault.lifecycle` with the parts of the open vault."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from . import keys, lifecycle
+from .keys import KeyProvider, ProviderOptions
+from .memory import check_user
+
+
+class LifecycleMethods:
+    """Mixed into :class:`~memvault.Vault`."""
+
+    home: Path
+    _provider: KeyProvider
+
+    @property
+    def vault_id(self) -> str:
+        raise NotImplementedError
+
+    def _parts(self) -> lifecycle.Parts:
+        raise NotImplementedError
+
+    def rotate_user_key(
+        self, user: str, progress: lifecycle.Progress | None = None
+    ) -> lifecycle.Rotation:
+        """Re-seal every memory of ``user`` under a new data key, then destroy the old one
+        (``memvault keys rotate``); finishes an interrupted rotation instead if one is
+        under way. Safe to interrupt at any point; agents keep working meanwhile."""
+        return lifecycle.rotate_user(self._parts(), check_user(user), progress)
+
+    def rotate_master_key(
+        self,
+        new: ProviderOptions | KeyProvider | None = None,
+        progress: Callable[[int], None] | None = None,
+    ) -> lifecycle.MasterRotation:
+        """Replace the master key (``memvault keys rotate-master``): every wrapped key is
+        re-wrapped under the new one and the old one is retired; no memory is
+        re-encrypted. ``new`` says where the new key is kept (default: where the
+        current one is; a key file writes ``<file>.next`` first). Finishes a rotation
+        under way instead, if there is one."""
+        return lifecycle.rotate_master(self._parts(), self._new_provider(new), progress=progress)
+
+    def _new_provider(
+        self, new: ProviderOptions | KeyProvider | None
+    ) -> Callable[[str | None], KeyProvider]:
+        def build(kind: str | None) -> KeyProvider:
+            if (
+                new is not None
+                and not isinstance(new, ProviderOptions)
+                and (kind is None or kind == new.kind)
+            ):
+                return new
+            options = new if isinstance(new, ProviderOptions) else ProviderOptions()
+            if kind is not None:
+                options = dataclasses.replace(options, kind=kind)
+            return keys.new_provider_for(options, self.vault_id, self.home, self._provider)
+
+        return build
+
+    def erase_user(
+        self,
+        user: str,
+        new: ProviderOptions | KeyProvider | None = None,
+        progress: Callable[[int], None] | None = None,
+    ) -> lifecycle.Erasure:
+        """Crypto-erase ``user`` (``memvault users erase``): their keys and rows are
+        deleted and the master key is rotated (``new`` as for :meth:`rotate_master_key`),
+        so neither this store nor a copy of it made before opens anything of theirs
+        with the key material left. Their audit records keep their pseudonym; their
+        paths stay sealed for good. Irreversible."""
+        user = check_user(user)
+        return lifecycle.erase_user(self._parts(), user, self._new_provider(new), progress)
+
+    def key_report(self) -> dict[str, Any]:
+        """Every user's data-key versions and the master key (``memvault keys list``)."""
+        return lifecycle.key_report(self._parts())
+
+    def pending_rotation_size(self, user: str) -> int:
+        """How many of the user's memories a key rotation starting now would re-seal."""
+        parts = self._parts()
+        user_id, _ = lifecycle.find_user(parts, check_user(user))
+        return lifecycle.pending_memories(parts, user_id)
+
+    def user_ids(self) -> list[str]:
+        """Every user's id, in the order they were created."""
+        return lifecycle.user_names(self._parts())
