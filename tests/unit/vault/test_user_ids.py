@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from memvault import UsageError, Vault
-from memvault._vault import MAX_USER_BYTES, check_user
+from memvault.memory import MAX_USER_BYTES, check_user
 from memvault.cli import main
 
 EMPTY = (
