@@ -199,10 +199,13 @@ class MasterKeys:
         """The generation new wraps are made under."""
         return self._kek.primary.version
 
-    def _open(self, ring: SealerRing, blob: bytes, ctx: bytes) -> bytes:
+    def _open(self, names: bool, blob: bytes, ctx: bytes) -> bytes:
+        """Open a blob wrapped by a KEK (or, ``names``, a sealed user id) of any generation
+        this process holds; one it does not hold is retried after a refresh."""
+        ring = self._names if names else self._kek
         if ring.sealer_for(_crypto.blob_version(blob)) is None and self.refresh is not None:
             self.refresh()
-            ring = self._kek if ring is self._kek else self._names
+            ring = self._names if names else self._kek
         return ring.open(blob, ctx)
 
     def user_token(self, user: str) -> bytes:
@@ -217,7 +220,7 @@ class MasterKeys:
         return self._names.primary.seal(user.encode(), _crypto.context(L.AAD_USER_NAME, token))
 
     def open_user_name(self, blob: bytes, token: bytes) -> str:
-        raw = self._open(self._names, blob, _crypto.context(L.AAD_USER_NAME, token))
+        raw = self._open(True, blob, _crypto.context(L.AAD_USER_NAME, token))
         try:
             return raw.decode()
         except UnicodeDecodeError:
@@ -233,14 +236,14 @@ class MasterKeys:
                 f"a user's data key is stored under version {version}, which memvault never "
                 "writes (modified outside memvault)"
             )
-        return Key(self._open(self._kek, blob, _crypto.context(L.AAD_DATA_KEY, token, version)))
+        return Key(self._open(False, blob, _crypto.context(L.AAD_DATA_KEY, token, version)))
 
     def wrap_audit_key(self, audit_key: Key, token: bytes) -> bytes:
         ctx = _crypto.context(L.AAD_AUDIT_KEY, token)
         return self._kek.primary.seal(audit_key.export_raw(), ctx)
 
     def unwrap_audit_key(self, blob: bytes, token: bytes) -> Key:
-        return Key(self._open(self._kek, blob, _crypto.context(L.AAD_AUDIT_KEY, token)))
+        return Key(self._open(False, blob, _crypto.context(L.AAD_AUDIT_KEY, token)))
 
 
 class UserKey:

@@ -8,7 +8,7 @@ operator-record path. :class:`~memvault.Vault` exposes each as a method; the
 
 from ._erase import Erasure, erase_user
 from ._keylist import key_report
-from ._master import MasterRotation, pending_rotation, rotate_master
+from ._master import MasterRotation, begin, commit, pending_rotation, rewrap_all, rotate_master
 from ._parts import Parts
 from ._rotate import (
     BATCH_BYTES,
@@ -18,6 +18,7 @@ from ._rotate import (
     find_user,
     pending_memories,
     rotate_user,
+    start,
     user_names,
 )
 
@@ -29,12 +30,16 @@ __all__ = [
     "Parts",
     "Progress",
     "Rotation",
+    "begin",
+    "commit",
     "erase_user",
     "find_user",
     "key_report",
     "pending_memories",
     "pending_rotation",
+    "rewrap_all",
     "rotate_master",
     "rotate_user",
+    "start",
     "user_names",
 ]

@@ -71,7 +71,7 @@ def pending_memories(parts: Parts, user_id: int) -> int:
 def rotate_user(parts: Parts, user: str, progress: Progress | None = None) -> Rotation:
     """Rotate one user's data key (or finish an interrupted rotation)."""
     user_id, token = find_user(parts, user)
-    version, retired, resumed = _start(parts, user_id, token)
+    version, retired, resumed = start(parts, user_id, token)
     tree = Tree(parts.store, parts.master, user_id, token)
     memories = size = 0
     while True:
@@ -82,7 +82,7 @@ def rotate_user(parts: Parts, user: str, progress: Progress | None = None) -> Ro
     return Rotation(user, parts.audit.keys.user(user), retired, version, memories, size, resumed)
 
 
-def _start(parts: Parts, user_id: int, token: bytes) -> tuple[int, tuple[int, ...], bool]:
+def start(parts: Parts, user_id: int, token: bytes) -> tuple[int, tuple[int, ...], bool]:
     """(new version, versions to retire, whether a rotation was already under way)."""
     store = parts.store
     with parts.lock, store.transaction(write=True, action="starting the key rotation"):

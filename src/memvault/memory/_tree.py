@@ -319,7 +319,11 @@ class Tree:
         raw = text.encode()
         cid = _crypto.new_id()
         meta = self._seal_meta(parent, node.fid, node.name, False, len(raw), cid)
-        self._store.update_meta(node.id, meta, self._key.version)
+        # The look-up token is re-made too: a row's key version names the key of its
+        # metadata and of its token alike (a rotation finds what is left by it).
+        self._store.update_node(
+            node.id, parent.id, self._lookup(parent, node.name), meta, self._key.version
+        )
         self._store.replace_content(
             node.id, self._key.sealer.seal(raw, self._content_ctx(node.fid, cid))
         )

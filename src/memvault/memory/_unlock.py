@@ -27,6 +27,9 @@ from ..errors import IntegrityError, MasterKeyError, VaultError
 from ..keys import KeyProvider, MasterKeys, MasterRecord, ProviderOptions, VaultSecrets
 from ..store import Store
 
+# The ``meta`` values that say which master keys open the vault.
+_RECORDS = ("master", "key_check", "master_next", "master_next_key", "key_check_next", "secrets")
+
 
 @dataclass
 class Unlocked:
@@ -144,12 +147,10 @@ def load_generations(
 ) -> Generations:
     """The master keys the store's records call for, proved against their check values:
     ``known`` ones are reused, the current one is otherwise asked of ``provider``."""
-    with store.transaction(write=False, action="opening the vault"):
-        raw = store.get_meta("master")
-        check = store.get_meta("key_check")
-        pending = store.get_meta("master_next"), store.get_meta("master_next_key")
-        next_check = store.get_meta("key_check_next")
-        sealed_secrets = store.get_meta("secrets")
+    meta = store.get_metas(_RECORDS)  # one statement: one snapshot, in a transaction or not
+    raw, check = meta.get("master"), meta.get("key_check")
+    pending = meta.get("master_next"), meta.get("master_next_key")
+    next_check, sealed_secrets = meta.get("key_check_next"), meta.get("secrets")
     if check is None:
         raise IntegrityError(f"the key check value of vault {vault_id} is missing")
     record = MasterRecord.decode(raw) if raw is not None else None

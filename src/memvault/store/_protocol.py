@@ -116,6 +116,10 @@ class Store(Protocol):
 
     def set_meta(self, key: str, value: bytes) -> None: ...
 
+    def get_metas(self, keys: tuple[str, ...]) -> dict[str, bytes]:
+        """Several metadata values read at once, from one snapshot (absent ones left out)."""
+        ...
+
     # -- users and their keys ----------------------------------------------------------
 
     def user_by_lookup(self, lookup: bytes) -> tuple[int, int] | None:

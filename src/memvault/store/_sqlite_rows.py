@@ -52,3 +52,10 @@ class Rows:
     def delete_meta(self, key: str) -> None:
         self._exec("DELETE FROM meta WHERE key = ?", (key,))
         self._deleted = True
+
+    def get_metas(self, keys: tuple[str, ...]) -> dict[str, bytes]:
+        """Several ``meta`` values read by one statement: one consistent snapshot, inside a
+        transaction or not."""
+        marks = ", ".join("?" * len(keys))
+        rows = self._q(f"SELECT key, value FROM meta WHERE key IN ({marks})", keys)
+        return {str(r[0]): _blob(r[1], "meta") for r in rows}

@@ -14,8 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from memvault import UsageError, Vault
-from memvault.memory import MAX_USER_BYTES, check_user
 from memvault.cli import main
+from memvault.memory import MAX_USER_BYTES, check_user
 
 EMPTY = (
     "Here're the files and directories up to 2 levels deep in /memories, "
