@@ -16,6 +16,11 @@ or algorithm parameter: those are chosen here, once.
 * Key derivation is HKDF-SHA256 with a distinct label per purpose; keyed
   look-up tokens are HMAC-SHA256.
 * Signatures (the audit log's checkpoints) are Ed25519, from a derived seed.
+* A master key made from a passphrase is Argon2id (RFC 9106) where the installed
+  ``cryptography`` has it (44 and later, built with an OpenSSL that has it), else
+  scrypt (RFC 7914). Salts are drawn here (:func:`new_salt`); the caller chooses the
+  costs, and passes the recorded salt, KDF and costs back to derive the same key again:
+  the one place a salt or an algorithm name enters this API.
 """
 
 from __future__ import annotations
@@ -23,7 +28,8 @@ from __future__ import annotations
 import hmac as _hmac
 import os
 import struct
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from functools import cache
 from typing import NoReturn
 
 from cryptography.exceptions import InvalidSignature, InvalidTag, UnsupportedAlgorithm
@@ -31,11 +37,18 @@ from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from cryptography.hazmat.primitives.ciphers.aead import AESGCMSIV
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+from cryptography.hazmat.primitives.kdf.scrypt import Scrypt
+
+try:
+    from cryptography.hazmat.primitives.kdf.argon2 import Argon2id
+except ImportError:  # pragma: no cover - cryptography before 44
+    Argon2id = None  # type: ignore[assignment,misc]
 
 from .errors import ConfigurationError, IntegrityError
 
 KEY_SIZE = 32
 ID_SIZE = 16
+SALT_SIZE = 16
 _NONCE_SIZE = 12
 _TAG_SIZE = 16
 
@@ -216,3 +229,47 @@ def verify_signature(public_key: bytes, signature: bytes, data: bytes) -> None:
         Ed25519PublicKey.from_public_bytes(public_key).verify(signature, data)
     except (InvalidSignature, ValueError):
         raise IntegrityError("the signature does not match") from None
+
+
+@cache
+def passphrase_kdfs() -> tuple[str, ...]:
+    """The passphrase KDFs this installation can run, the one to prefer first."""
+    if Argon2id is None:  # pragma: no cover - cryptography before 44
+        return ("scrypt",)
+    try:
+        Argon2id(salt=bytes(SALT_SIZE), length=KEY_SIZE, iterations=1, lanes=1, memory_cost=8)
+    except UnsupportedAlgorithm:  # pragma: no cover - an OpenSSL without Argon2 (< 3.2)
+        return ("scrypt",)
+    return ("argon2id", "scrypt")
+
+
+def new_salt() -> bytes:
+    """A fresh random salt for :func:`derive_from_passphrase` (128 bits)."""
+    return os.urandom(SALT_SIZE)
+
+
+def derive_from_passphrase(
+    passphrase: bytes, salt: bytes, *, kdf: str, cost: Mapping[str, int]
+) -> Key:
+    """A 256-bit key from a passphrase: ``argon2id`` with ``memory_kib``, ``iterations``
+    and ``lanes``, or ``scrypt`` with ``n``, ``r`` and ``p``. The caller checks the costs
+    against its floors; ConfigurationError if the KDF is not available here."""
+    if kdf not in passphrase_kdfs():
+        raise ConfigurationError(
+            f"the passphrase KDF {kdf} is not available in the installed cryptography package",
+            hint="install a current cryptography from its wheels (pip install -U cryptography)",
+        )
+    try:
+        if kdf == "argon2id":
+            function: Argon2id | Scrypt = Argon2id(
+                salt=salt,
+                length=KEY_SIZE,
+                iterations=cost["iterations"],
+                lanes=cost["lanes"],
+                memory_cost=cost["memory_kib"],
+            )
+        else:
+            function = Scrypt(salt=salt, length=KEY_SIZE, n=cost["n"], r=cost["r"], p=cost["p"])
+        return Key(function.derive(passphrase))
+    except (KeyError, ValueError, MemoryError):
+        raise ConfigurationError(f"the {kdf} parameters are not valid") from None
