@@ -1,5 +1,6 @@
-"""Keys: where the master key comes from (sources behind one interface, key files), the
-hierarchy derived from it, users' versioned data keys, and every label in one table."""
+"""Keys: where the master key comes from (providers behind one interface: key files, the
+environment, a passphrase), the hierarchy derived from it, users' versioned data
+keys, and every label in one table."""
 
 from . import _labels as labels
 from ._hierarchy import (
@@ -14,6 +15,15 @@ from ._hierarchy import (
     verify_master,
 )
 from ._keyfile import encode_key
+from ._passphrase import (
+    ENV_NEW_PASSPHRASE,
+    ENV_PASSPHRASE,
+    MIN_PASSPHRASE_CHARS,
+    PASSPHRASE_CEILING,
+    PASSPHRASE_FLOOR,
+    PassphraseCost,
+    PassphraseKey,
+)
 from ._providers import (
     ENV_KEY_PROVIDER,
     ENV_MASTER_KEY,
@@ -39,8 +49,13 @@ __all__ = [
     "ENV_MASTER_KEY",
     "ENV_MASTER_KEY_FILE",
     "ENV_NEW_MASTER_KEY",
+    "ENV_NEW_PASSPHRASE",
+    "ENV_PASSPHRASE",
     "KEK_VERSION",
     "KINDS",
+    "MIN_PASSPHRASE_CHARS",
+    "PASSPHRASE_CEILING",
+    "PASSPHRASE_FLOOR",
     "RAW_KINDS",
     "STABLE",
     "EnvKey",
@@ -51,6 +66,8 @@ __all__ = [
     "MasterRecord",
     "Minted",
     "Params",
+    "PassphraseCost",
+    "PassphraseKey",
     "ProviderOptions",
     "SealerRing",
     "UserKey",

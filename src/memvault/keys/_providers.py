@@ -267,8 +267,18 @@ def new_provider_for(
         if isinstance(current, KeyFile) and options.key_file is None:
             return current
         return _key_file(vault_id, home, options.key_file)
-    return _other(kind, options, new=True)
+    return _other(kind, options, new=True, current=current)
 
 
-def _other(kind: str, options: ProviderOptions, *, new: bool) -> KeyProvider:
+def _other(
+    kind: str, options: ProviderOptions, *, new: bool, current: KeyProvider | None = None
+) -> KeyProvider:
+    """A passphrase provider, imported when asked for (its module imports this one).
+    ``new``: the provider mints a rotation's next key, from the new passphrase."""
+    if kind == "passphrase":
+        from ._passphrase import PassphraseKey
+
+        return PassphraseKey(
+            fd=options.new_passphrase_fd if new else options.passphrase_fd, new=new
+        )
     raise ConfigurationError(f"the {kind} key provider is not available in this build")
