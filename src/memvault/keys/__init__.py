@@ -1,5 +1,5 @@
 """Keys: where the master key comes from (providers behind one interface: key files, the
-environment, a passphrase), the hierarchy derived from it, users' versioned data
+environment, a passphrase, AWS KMS), the hierarchy derived from it, users' versioned data
 keys, and every label in one table."""
 
 from . import _labels as labels
@@ -15,6 +15,7 @@ from ._hierarchy import (
     verify_master,
 )
 from ._keyfile import encode_key
+from ._kms import ENV_KMS_ENDPOINT, KmsKey
 from ._passphrase import (
     ENV_NEW_PASSPHRASE,
     ENV_PASSPHRASE,
@@ -46,6 +47,7 @@ from ._secrets import STABLE, MasterRecord, VaultSecrets, key_id, open_next, sea
 
 __all__ = [
     "ENV_KEY_PROVIDER",
+    "ENV_KMS_ENDPOINT",
     "ENV_MASTER_KEY",
     "ENV_MASTER_KEY_FILE",
     "ENV_NEW_MASTER_KEY",
@@ -62,6 +64,7 @@ __all__ = [
     "KeyFile",
     "KeyProvider",
     "Keyring",
+    "KmsKey",
     "MasterKeys",
     "MasterRecord",
     "Minted",

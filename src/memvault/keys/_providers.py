@@ -273,12 +273,25 @@ def new_provider_for(
 def _other(
     kind: str, options: ProviderOptions, *, new: bool, current: KeyProvider | None = None
 ) -> KeyProvider:
-    """A passphrase provider, imported when asked for (its module imports this one).
-    ``new``: the provider mints a rotation's next key, from the new passphrase."""
+    """A passphrase or KMS provider. Imported here, when asked for: their modules import
+    this one, and boto3 loads only when a KMS key is minted or unwrapped. ``new``: the
+    provider mints a rotation's next key (the new passphrase; by default the current KMS
+    key, region and endpoint)."""
     if kind == "passphrase":
         from ._passphrase import PassphraseKey
 
         return PassphraseKey(
             fd=options.new_passphrase_fd if new else options.passphrase_fd, new=new
         )
-    raise ConfigurationError(f"the {kind} key provider is not available in this build")
+    if kind != "kms":
+        raise UsageError(
+            f"unknown key provider {kind!r}", hint=f"choose one of: {', '.join(KINDS)}"
+        )
+    from ._kms import KmsKey
+
+    key_id, region, endpoint = options.kms_key_id, options.kms_region, options.kms_endpoint
+    if new and isinstance(current, KmsKey):
+        key_id = key_id or current.recorded or current.key_id
+        region = region or current.region
+        endpoint = endpoint or current.endpoint
+    return KmsKey(key_id, region=region, endpoint=endpoint)

@@ -1,8 +1,10 @@
-"""The key providers' tests: no passphrase from outside."""
+"""The key providers' tests: a KMS server for the session, no passphrase from outside."""
 
 from __future__ import annotations
 
 import pytest
+
+from tests.support.kms import aws_env, kms, kms_server  # noqa: F401 - fixtures
 
 
 @pytest.fixture(autouse=True)
