@@ -238,7 +238,7 @@ class KmsKey:
         raise MasterKeyError(
             f"this vault's master key is wrapped by the KMS key {recorded}, not {asked}",
             hint="leave out --kms-key-id (the vault records its key) or pass that one; to move "
-            "the vault to another KMS key, run: memvault keys rotate-master --kms-key-id NEW",
+            "the vault to another KMS key, run: memvault keys rotate-master --new-kms-key-id NEW",
         )
 
 

@@ -171,7 +171,7 @@ def test_another_kms_key_id_than_recorded_is_refused(kms: Kms) -> None:
         assert str(caught.value) == (
             f"this vault's master key is wrapped by the KMS key {arn}, not {asked}"
         )
-        assert "memvault keys rotate-master --kms-key-id NEW" in (caught.value.hint or "")
+        assert "memvault keys rotate-master --new-kms-key-id NEW" in (caught.value.hint or "")
 
 
 @pytest.mark.parametrize(
