@@ -381,3 +381,14 @@ class Vault:
         tb: TracebackType | None,
     ) -> None:
         self.close()
+
+    # -- import and export
+
+    def import_memories(
+        self, source: str | os.PathLike[str], user: str, *, dry_run: bool = False
+    ) -> lifecycle.ImportReport:
+        """Bring a plaintext memory directory (the SDK's reference backend's ``base_path``,
+        or its ``memories/``) into ``user``'s memories, each file as a ``create``; or,
+        with ``dry_run``, only check it. See ``memvault import``."""
+        user, where = check_user(user), Path(os.path.abspath(source))
+        return lifecycle.import_memories(self._parts(), where, user, self.runner, dry_run=dry_run)

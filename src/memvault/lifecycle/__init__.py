@@ -6,6 +6,14 @@ operator-record path. :class:`~memvault.Vault` exposes each as a method; the
 ``memvault`` command line calls those.
 """
 
+from ._import import IMPORT_RECORD, FileResult, ImportReport, RunnerFor, import_memories
 from ._parts import Parts
 
-__all__ = ["Parts"]
+__all__ = [
+    "IMPORT_RECORD",
+    "FileResult",
+    "ImportReport",
+    "Parts",
+    "RunnerFor",
+    "import_memories",
+]
