@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from typing import IO, Any
 
 from ..errors import UsageError, VaultError
-from . import _audit, _memory, _redaction
+from . import _audit, _memory, _redaction, _transfer, _users
 
 ENV_HOME = "MEMVAULT_HOME"
 DEFAULT_HOME = ".memvault"
@@ -59,6 +59,8 @@ def _parser() -> argparse.ArgumentParser:
     _memory.add_parsers(commands)
     _redaction.add_parsers(commands)
     _audit.add_parsers(commands)
+    _transfer.add_parsers(commands)
+    _users.add_parsers(commands)
     return parser
 
 
