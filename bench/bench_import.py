@@ -18,7 +18,7 @@ time into a fresh vault under the default policy:
 Only the call is timed. It prints files/s and MB/s (10^6 bytes of the source's
 files), checks that every file was imported and the right ones redacted, and
 puts two figures beside them: the disk's floor for a durable write, and the
-filter alone (``Redactor.apply`` on every note, no I/O), the part of the work
+filter alone (``Screen.text`` on every note, no I/O), the part of the work
 that no import can skip.
 """
 
@@ -131,7 +131,7 @@ def check(report: Any, files: int) -> None:
 
 
 def filter_alone(root: Path, base: Path) -> float:
-    """Seconds ``Redactor.apply`` takes over every note, in memory."""
+    """Seconds the vault's filter (``Screen.text``) takes over every note, in memory."""
     texts = [p.read_text(encoding="utf-8") for p in sorted((base / "memories").rglob("*.md"))]
     with Vault.open(root / "vault-filter") as vault:
         screen = vault._handlers.screen  # the bench reads the vault's own filter
