@@ -150,6 +150,12 @@ def _check_target(home: Path, target: Path, force: bool) -> None:
             "replace the vault's own files and would sit beside them in every backup",
             hint="write the export outside the home",
         )
+    if not target.parent.is_dir():  # checked before the export is recorded
+        raise UsageError(
+            f"cannot write {clean_text(str(target))}: the directory "
+            f"{clean_text(str(target.parent))} does not exist",
+            hint="create it first, or choose another place",
+        )
     if not force and os.path.lexists(target):
         raise UsageError(
             f"{clean_text(str(target))} already exists; it was left as it is",

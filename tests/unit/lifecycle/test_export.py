@@ -185,6 +185,16 @@ def test_a_file_inside_the_home_is_refused(vault: Vault, home: Path, tmp_path: P
         assert not (home / "export.json").exists()
 
 
+def test_a_missing_directory_is_refused_before_anything_is_recorded(
+    vault: Vault, home: Path, tmp_path: Path
+) -> None:
+    fill(vault)
+    before = records(home)
+    with pytest.raises(UsageError, match=r"the directory .*/nowhere does not exist"):
+        vault.export_memories("alice", tmp_path / "nowhere" / "a.json")
+    assert records(home) == before
+
+
 def test_a_bad_format_is_refused(vault: Vault, tmp_path: Path) -> None:
     fill(vault)
     with pytest.raises(UsageError, match="'zip' is not an export format"):
