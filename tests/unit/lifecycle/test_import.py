@@ -170,6 +170,8 @@ def test_hostile_names_are_refused_with_the_guards_reason(vault: Vault, tmp_path
     write(memories, f"{EMAIL}.md", "a name with an e-mail address")
     deep = "/".join(["d" * 200] * 5)  # each name fits; the path is over 1,024 bytes
     write(memories, f"{deep}/{'f' * 20}.md", "x")
+    write(memories, "\u0958" * 85, "255 bytes on disk, 510 in NFC")
+    (memories / os.fsdecode(b"caf\xe9.md")).write_text("a name that is not UTF-8")
     write(memories, ".hidden", "x")
     write(memories, ".git/config", "x")
     write(memories, "fine.md", "fine")
@@ -185,9 +187,14 @@ def test_hostile_names_are_refused_with_the_guards_reason(vault: Vault, tmp_path
     assert EMAIL not in json.dumps(report.to_json())
     (far,) = [f for f in report.files if f.path.endswith("f.md")]
     assert far.reason == "path" and "the limit is 1024" in str(far.message)
+    (long,) = [f for f in report.files if "\u0958" in f.path]
+    assert "a name in it is 510 bytes long; the limit is 255" in str(long.message)
+    latin1 = results["/memories/caf\\udce9.md"]
+    assert latin1.reason == "path" and "U+DCE9" in str(latin1.message)
     assert results["/memories/.hidden"].reason == results["/memories/.git"].reason == "hidden"
     assert results["/memories/fine.md"].status == "imported"
-    assert (report.imported, report.refused) == (1, 7)
+    assert (report.imported, report.refused) == (1, 9)
+    json.dumps(report.to_json(), ensure_ascii=False).encode()  # every path shown is UTF-8
 
 
 def test_a_tree_deeper_than_the_guard_allows_is_not_walked_past_the_limit(
