@@ -47,8 +47,8 @@ RunnerFor = Callable[[str, str | None], Runner]  # (user, session): Vault.runner
 
 @dataclass(frozen=True, slots=True)
 class FileResult:
-    """What became of one entry of the source. ``path`` is as the summary shows it
-    (escaped, and redacted: a name may carry what the filter removes)."""
+    """What became of one entry of the source. ``path`` is as the summary shows it: as
+    the guard passed it, or escaped and redacted if it was refused."""
 
     path: str
     status: str  # IMPORTED, WOULD_IMPORT (a dry run) or REFUSED
@@ -136,10 +136,10 @@ def import_memories(
     with opened(source) as (fd, root, layout):
         session = None if dry_run else f"import-{secrets.token_hex(4)}"
         report = ImportReport(user, root, layout, dry_run, session)
-        step: _Step = _Plan(parts, user) if dry_run else _Store(runner_for, user, session)
+        step: _Step = _Plan(parts, user) if dry_run else _Store(runner_for, user, session, screen)
         try:
             for found in walk(fd, parts.handlers.max_file_bytes, partial(_refused_dir, screen)):
-                report.files.append(step(found, screen.echo(found.path, SHOWN_PATH)))
+                report.files.append(step(found))
         except _Stopped as stop:
             with suppress(VaultError):
                 _record(parts, report, failed=stop.error)
@@ -193,21 +193,24 @@ class _Stopped(Exception):
         self.error = error
 
 
-_Step = Callable[[Found, str], FileResult]
+_Step = Callable[[Found], FileResult]
 
 
 class _Store:
     """Each file as a ``create`` through the user's runner, in a session of its own."""
 
-    def __init__(self, runner_for: RunnerFor, user: str, session: str | None) -> None:
+    def __init__(
+        self, runner_for: RunnerFor, user: str, session: str | None, screen: Screen
+    ) -> None:
         self._runner_for = runner_for
+        self._screen = screen
         self._user = user
         self._session = session
         self._runner: Runner | None = None
 
-    def __call__(self, found: Found, shown: str) -> FileResult:
+    def __call__(self, found: Found) -> FileResult:
         if found.text is None:
-            return _refusal(found, shown)
+            return _refusal(found, self._screen)
         if self._runner is None:
             self._runner = self._runner_for(self._user, self._session)
         command = {"command": "create", "path": found.path, "file_text": found.text}
@@ -215,7 +218,9 @@ class _Store:
         if not reply.is_error:
             findings = dict(reply.findings) or None
             note = _note(reply.content.partition("\n\n")[2])  # the result, then its note
-            return FileResult(shown, IMPORTED, found.size, findings, note)
+            # The guard passed the path and the screen found nothing in it: shown as it is.
+            return FileResult(found.path, IMPORTED, found.size, findings, note)
+        shown = _shown(self._screen, found.path)
         if reply.error in _VAULT_FAILURES:
             raise _Stopped(shown, reply.error or "internal")
         message = EXISTS if reply.error == "exists" else _words(reply.content)
@@ -237,9 +242,9 @@ class _Plan:
         self._tree = None if found is None else Tree(parts.store, parts.master, found[0], token)
         self._planned: set[tuple[str, ...]] = set()
 
-    def __call__(self, found: Found, shown: str) -> FileResult:
+    def __call__(self, found: Found) -> FileResult:
         if found.text is None:
-            return _refusal(found, shown)
+            return _refusal(found, self._handlers.screen)
         handlers = self._handlers
         try:
             path = handlers.screen.path(found.path, "path", refuse=True)
@@ -253,15 +258,16 @@ class _Plan:
         except CommandError as exc:
             kind = "blocked" if isinstance(exc, BlockedError) else exc.kind
             message = EXISTS if kind == "exists" else _words(exc.message)
+            shown = _shown(handlers.screen, found.path)
             return FileResult(shown, REFUSED, found.size, reason=kind, message=message)
         except RedactionError as exc:
-            return FileResult(
-                shown, REFUSED, found.size, reason="redaction", message=_words(exc.message)
-            )
+            shown, message = _shown(handlers.screen, found.path), _words(exc.message)
+            return FileResult(shown, REFUSED, found.size, reason="redaction", message=message)
         self._planned.add(path.parts)
         counts = Counter(finding.kind for finding in redacted.findings)
         findings = dict(sorted(counts.items())) or None
-        return FileResult(shown, WOULD_IMPORT, found.size, findings, _note(redacted.note()))
+        note = _note(redacted.note())
+        return FileResult(found.path, WOULD_IMPORT, found.size, findings, note)
 
     def _place(self, path: MemoryPath) -> CommandError | None:
         """Why ``create`` would refuse the place: something there, or a file above it."""
@@ -285,8 +291,15 @@ class _Plan:
         )
 
 
-def _refusal(found: Found, shown: str) -> FileResult:
+def _refusal(found: Found, screen: Screen) -> FileResult:
+    shown = _shown(screen, found.path)
     return FileResult(shown, REFUSED, found.size, reason=found.kind, message=found.reason)
+
+
+def _shown(screen: Screen, path: str) -> str:
+    """A path the vault did not accept, as the summary shows it: escaped, and redacted
+    (a name may carry what the filter removes)."""
+    return screen.echo(path, SHOWN_PATH)
 
 
 def _words(message: str) -> str:
