@@ -4,13 +4,14 @@ users, each delegating to :mod:`memvault.lifecycle` with the parts of the open v
 from __future__ import annotations
 
 import dataclasses
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from . import keys, lifecycle
 from .keys import KeyProvider, ProviderOptions
-from .memory import check_user
+from .memory import Runner, check_user
 
 
 class LifecycleMethods:
@@ -24,6 +25,9 @@ class LifecycleMethods:
         raise NotImplementedError
 
     def _parts(self) -> lifecycle.Parts:
+        raise NotImplementedError
+
+    def runner(self, user: str, session: str | None = None) -> Runner:
         raise NotImplementedError
 
     def rotate_user_key(
@@ -90,3 +94,22 @@ class LifecycleMethods:
     def user_ids(self) -> list[str]:
         """Every user's id, in the order they were created."""
         return lifecycle.user_names(self._parts())
+
+    # -- import and export
+
+    def import_memories(
+        self, source: str | os.PathLike[str], user: str, *, dry_run: bool = False
+    ) -> lifecycle.ImportReport:
+        """Bring a plaintext memory directory (the SDK's reference backend's ``base_path``,
+        or its ``memories/``) into ``user``'s memories, each file as a ``create``; or,
+        with ``dry_run``, only check it. See ``memvault import``."""
+        user, where = check_user(user), Path(os.path.abspath(source))
+        return lifecycle.import_memories(self._parts(), where, user, self.runner, dry_run=dry_run)
+
+    def export_memories(
+        self, user: str, out: str | os.PathLike[str], *, fmt: str = "json", force: bool = False
+    ) -> lifecycle.ExportReport:
+        """Write ``user``'s memories as stored to the new file ``out`` (``json`` or
+        ``tar``), recorded as ``users.export``. See ``memvault users export``."""
+        user = check_user(user)
+        return lifecycle.export_memories(self._parts(), user, Path(out), fmt=fmt, force=force)

@@ -18,7 +18,7 @@ from typing import IO, Any
 
 from ..errors import UsageError, VaultError
 from ..keys import KINDS, ProviderOptions
-from . import _audit, _keys, _memory, _redaction, _users
+from . import _audit, _keys, _memory, _redaction, _transfer, _users
 
 ENV_HOME = "MEMVAULT_HOME"
 DEFAULT_HOME = ".memvault"
@@ -62,6 +62,7 @@ def _parser() -> argparse.ArgumentParser:
     _redaction.add_parsers(commands)
     _audit.add_parsers(commands)
     _keys.add_parsers(commands)
+    _transfer.add_parsers(commands)
     _users.add_parsers(commands)
     return parser
 

@@ -7,6 +7,15 @@ operator-record path. :class:`~memvault.Vault` exposes each as a method; the
 """
 
 from ._erase import Erasure, erase_user
+from ._export import (
+    EXPORT_FORMATS,
+    EXPORT_RECORD,
+    ExportReport,
+    Snapshot,
+    export_memories,
+    read_snapshot,
+)
+from ._import import IMPORT_RECORD, FileResult, ImportReport, RunnerFor, import_memories
 from ._keylist import key_report
 from ._master import MasterRotation, begin, commit, pending_rotation, rewrap_all, rotate_master
 from ._parts import Parts
@@ -25,18 +34,29 @@ from ._rotate import (
 __all__ = [
     "BATCH_BYTES",
     "BATCH_NODES",
+    "EXPORT_FORMATS",
+    "EXPORT_RECORD",
+    "IMPORT_RECORD",
     "Erasure",
+    "ExportReport",
+    "FileResult",
+    "ImportReport",
     "MasterRotation",
     "Parts",
     "Progress",
     "Rotation",
+    "RunnerFor",
+    "Snapshot",
     "begin",
     "commit",
     "erase_user",
+    "export_memories",
     "find_user",
+    "import_memories",
     "key_report",
     "pending_memories",
     "pending_rotation",
+    "read_snapshot",
     "rewrap_all",
     "rotate_master",
     "rotate_user",

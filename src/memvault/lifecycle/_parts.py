@@ -8,7 +8,7 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..audit import AuditLog
+from ..audit import AuditLog, Event, UserAuditKey
 from ..keys import KeyProvider, MasterKeys
 from ..memory import Handlers
 from ..store import Store
@@ -27,6 +27,21 @@ class Parts:
     handlers: Handlers
     lock: threading.RLock
     provider: KeyProvider | None = None  # where the current master key came from
+
+    def user_key(self, user: str) -> UserAuditKey:
+        """How the log names ``user`` (their keyed pseudonym), for an operator record
+        about them: it seals no paths and keys no digests."""
+        return UserAuditKey(None, self.audit.keys.user(user))
+
+    def record(self, event: Event) -> int:
+        """Append an operator record in a write transaction of its own; returns its
+        sequence number. Raises if the record cannot be written."""
+        with (
+            self.lock,
+            self.audit.holding(),
+            self.store.transaction(write=True, action="recording an operation"),
+        ):
+            return self.audit.record(event, txn=True)
 
 
 def operator() -> str:

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from itertools import islice
 
 from ..errors import CommandError, RedactionError
-from ..redaction import Redacted
+from ..redaction import Pseudonymizer, Redacted
 from ._commands import Command, Create, Delete, Insert, Outcome, Rename, StrReplace, View, texts_of
 from ._guard import MAX_DEPTH, MAX_PATH_BYTES, MemoryPath, join
 from ._listing import view_directory
@@ -237,7 +237,13 @@ class Handlers:
     def _screened(self, path: MemoryPath, text: str, tree: Tree) -> Redacted:
         """The text to store: the whole document through the filter (so a secret pieced
         together over several edits is caught), then within the size limits."""
-        redacted = self.screen.text(text, tree.pseudonym)
+        return self.screened(path, text, tree.pseudonym)
+
+    def screened(self, path: MemoryPath, text: str, pseudonym: Pseudonymizer) -> Redacted:
+        """:meth:`_screened` with a user's pseudonyms, outside any transaction: what a
+        ``create`` of ``text`` would store, for a dry run that stores nothing (and may
+        be for a user the vault does not hold yet)."""
+        redacted = self.screen.text(text, pseudonym)
         size = len(redacted.text.encode())
         if size > self.max_file_bytes:
             raise CommandError(

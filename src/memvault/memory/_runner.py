@@ -18,6 +18,7 @@ Every call leaves one audit record, whatever its outcome:
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 from dataclasses import dataclass, replace
 from typing import Any
@@ -45,10 +46,19 @@ _BY_IDENTITY = ("rename", "delete")  # their records name the node by identity, 
 
 @dataclass(frozen=True, slots=True)
 class Reply:
-    """What a command returns to the model: ``content``, an error if ``is_error``."""
+    """What a command returns to the model: ``content``, an error if ``is_error``.
+
+    ``error`` and ``findings`` are for the caller, not the model, and say what the
+    command's audit record says: the error kind of a command that did not succeed
+    (``exists``, ``path``, ``blocked``, ``audit`` ...), and the kinds and counts the
+    redaction filter removed from what was stored, as sorted ``(kind, count)``
+    pairs. Two replies are equal when the model is shown the same.
+    """
 
     content: str
     is_error: bool = False
+    error: str | None = dataclasses.field(default=None, compare=False)
+    findings: tuple[tuple[str, int], ...] = dataclasses.field(default=(), compare=False)
 
 
 class _Undo(Exception):
@@ -110,8 +120,8 @@ class Runner:
             except Exception as exc:
                 return self._fail(event, exc)
         if outcome.refused is not None:
-            return Reply(outcome.refused.message, is_error=True)
-        return Reply(outcome.result)
+            return Reply(outcome.refused.message, is_error=True, error=event.error)
+        return Reply(outcome.result, findings=tuple(sorted((event.findings or {}).items())))
 
     def _write(self, command: Command, event: Event) -> Outcome:
         """A command that may change memories: its record commits with it, or neither does.
@@ -181,7 +191,7 @@ class Runner:
             self._audit.record(event)
         except VaultError as audit_exc:
             return self._fail(event, audit_exc)
-        return Reply(exc.message, is_error=True)
+        return Reply(exc.message, is_error=True, error=event.error)
 
     def _fail(self, event: Event, exc: BaseException) -> Reply:
         """A failure of the vault itself: logged for the operator, recorded if the log
@@ -210,8 +220,8 @@ class Runner:
                 self._audit.record(event)
             except Exception as audit_exc:
                 _log.error("audit_failure", command=name, error=type(audit_exc).__name__)
-                message = AUDIT_MESSAGE
-        return Reply(message, is_error=True)
+                message, error = AUDIT_MESSAGE, "audit"
+        return Reply(message, is_error=True, error=error)
 
     def _paths(self, raw: Any) -> list[str] | None:
         """The paths of input the parser refused, as the redaction filter renders them

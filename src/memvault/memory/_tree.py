@@ -27,6 +27,7 @@ from .. import _crypto
 from ..errors import IntegrityError, StorageError
 from ..keys import Keyring, MasterKeys, UserKey, labels
 from ..store import NodeRow, StaleRow, Store
+from ._guard import MAX_DEPTH
 
 _META = struct.Struct(">BQ16sQ")  # kind, size in bytes, content id, written by record
 _FILE, _DIR = 2, 3
@@ -289,6 +290,12 @@ class Tree:
 
         visit(directory.id, (), 1)
         return totals.get(directory.id, 0), entries
+
+    def everything(self) -> list[Entry]:
+        """Every directory and file of the user, in pre-order (each directory's entries
+        sorted by name), each one opened and authenticated: what a lifecycle operation
+        walks. Inside a transaction; a file's text is then :meth:`read`."""
+        return self.tree(ROOT, MAX_DEPTH)[1]
 
     # -- writing ---------------------------------------------------------------
 
