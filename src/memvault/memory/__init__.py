@@ -3,6 +3,7 @@ the six commands over a user's encrypted tree, and the audited transaction each 
 (:class:`Runner`, which every adapter shares). Strings: ``docs/protocol.md``."""
 
 from . import _accounts as accounts
+from . import _touch as touch
 from ._binding import verify_store
 from ._commands import (
     COMMANDS,
@@ -27,7 +28,7 @@ from ._results import (
 )
 from ._runner import Reply, Runner
 from ._screen import Screen
-from ._tree import Stored, Tree
+from ._tree import Entry, Node, Stored, Tree
 
 __all__ = [
     "AUDIT_MESSAGE",
@@ -42,9 +43,11 @@ __all__ = [
     "Command",
     "Create",
     "Delete",
+    "Entry",
     "Handlers",
     "Insert",
     "MemoryPath",
+    "Node",
     "Outcome",
     "Rename",
     "Reply",
@@ -59,5 +62,6 @@ __all__ = [
     "number_lines",
     "parse_command",
     "parse_path",
+    "touch",
     "verify_store",
 ]

@@ -128,9 +128,10 @@ class Handlers:
         stored = tree.read(node)
         try:
             result = _view_file(path, stored.text, command.view_range, self.max_lines)
-            return Outcome(result, before=stored)
         except CommandError as exc:
             return Outcome.refusal(exc, before=stored)
+        tree.used(node)  # a view of a file is a use of it; a listing uses no file
+        return Outcome(result, before=stored)
 
     def create(self, tree: Tree, command: Create) -> Outcome:
         path = command.path

@@ -12,7 +12,9 @@ that never changes, even across renames, and these bindings hold:
   older content put back under newer metadata, fail to open;
 * names are found by keyed look-up tokens ``HMAC(index key, parent, name)``,
   and the name a token finds is opened and compared, so swapped tokens are
-  caught too.
+  caught too;
+* a file's last-used day is bound to the user and the file identity
+  (``_touch.py``): a day moved to another file fails to open.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from .. import _crypto
 from ..errors import IntegrityError, StorageError
 from ..keys import Keyring, MasterKeys, UserKey, labels
 from ..store import Store
+from . import _touch
 
 _META = struct.Struct(">BQ16sQ")  # kind, size in bytes, content id, written by record
 _FILE, _DIR = 2, 3
@@ -78,7 +81,7 @@ class Entry:
     total_size: int  # bytes of the file, or of every file below the directory
 
 
-class Tree:
+class Tree(_touch.LastUsed):
     """The memories of one user, read and written in transactions."""
 
     def __init__(self, store: Store, master: MasterKeys, user_id: int, token: bytes) -> None:
@@ -92,6 +95,7 @@ class Tree:
         self._stamp = 0
         self.added = 0
         self.acted: bytes | None = None
+        self.stale = None
         # context(a, b, c, d) == context(a, b) + context(c, d): the per-user part once.
         self._node_prefix = _crypto.context(labels.AAD_NODE, token)
         self._content_prefix = _crypto.context(labels.AAD_CONTENT, token)
@@ -116,15 +120,22 @@ class Tree:
         key rotation in another process picks up the new keys.
         """
         with self._store.transaction(write=write):
-            primary = self._store.user_primary_version(self._user_id)
-            if primary is None:
-                raise StorageError(
-                    "this user's memories no longer exist in the vault (erased?)",
-                    hint="open a new memory tool for the user",
-                )
-            if self._keyring is None or self._keyring.primary.version != primary:
-                self._keyring = self._load_keyring(primary)
+            self.join()
             yield
+
+    def join(self) -> None:
+        """Inside a store transaction the caller opened (several users' trees read in one
+        snapshot): read the user's key version, and their keys if it changed.
+        :meth:`transaction` does this itself."""
+        self.stale = None
+        primary = self._store.user_primary_version(self._user_id)
+        if primary is None:
+            raise StorageError(
+                "this user's memories no longer exist in the vault (erased?)",
+                hint="open a new memory tool for the user",
+            )
+        if self._keyring is None or self._keyring.primary.version != primary:
+            self._keyring = self._load_keyring(primary)
 
     def begin_write(self, stamp: int) -> None:
         """Inside a write transaction: the sequence number of the record it will append."""
@@ -277,6 +288,13 @@ class Tree:
         visit(directory.id, (), 1)
         return totals.get(directory.id, 0), entries
 
+    def listing(self, depth: int) -> tuple[int, list[Entry]]:
+        """:meth:`tree` of ``/memories``: everything of the user down to ``depth`` levels."""
+        return self.tree(ROOT, depth)
+
+    def has_children(self, directory: Node) -> bool:
+        return self._store.has_children(self._user_id, directory.id)
+
     # -- writing ---------------------------------------------------------------
 
     def mkdir(self, parent: Node, name: str) -> Node:
@@ -297,6 +315,7 @@ class Tree:
             self._user_id, parent.id, self._lookup(parent, name), fid, meta, self._key.version
         )
         self._store.insert_content(node_id, self._key.sealer.seal(raw, self._content_ctx(fid, cid)))
+        self._set_day(node_id, fid, _touch.today())
         self.added += 1
         self.acted = fid
         return Stored(fid, raw, text)
@@ -310,18 +329,37 @@ class Tree:
         self._store.replace_content(
             node.id, self._key.sealer.seal(raw, self._content_ctx(node.fid, cid))
         )
+        self._set_day(node.id, node.fid, _touch.today())
         self.acted = node.fid
         return Stored(node.fid, raw, text)
 
     def move(self, node: Node, new_parent: Node, new_name: str) -> None:
-        """Move a file or directory (with everything below it) under a new parent and name."""
+        """Move a file or directory (with everything below it) under a new parent and name.
+
+        Renaming a file is a use of it: today becomes its last-used day. Moving a
+        directory uses none of the files below it (archiving a directory does not keep
+        it from expiring), and costs the same however many there are."""
         meta = self._seal_meta(new_parent, node.fid, new_name, node.is_dir, node.size, node.cid)
         self._store.update_node(
             node.id, new_parent.id, self._lookup(new_parent, new_name), meta, self._key.version
         )
+        if not node.is_dir:
+            self._set_day(node.id, node.fid, _touch.today())
         self.acted = node.fid
 
     def delete(self, node: Node) -> None:
         """Delete a file, or a directory with everything below it."""
         self.added -= self._store.delete_subtree(self._user_id, node.id)
         self.acted = node.fid
+
+    # -- last-used days (the rest is :class:`~._touch.LastUsed`) -------------------
+
+    def _set_day(self, node_id: int, fid: bytes, day: int) -> None:
+        self._store.set_touched(node_id, _touch.seal(self._key.sealer, self._token, fid, day))
+
+    def _open_day(self, node_id: int, fid: bytes, blob: bytes) -> int:
+        assert self._keyring is not None
+        try:
+            return _touch.open_day(blob, self._token, fid, self._keyring.sealer_for)
+        except IntegrityError:
+            raise _tampered(node_id, "its last-used day does not open (changed or moved)") from None
