@@ -193,6 +193,7 @@ class Vault:
                 key_source,
                 audit,
             )
+            vault.retention_days = loaded.max_idle_days
             if audit_problems is None:
                 if created:
                     vault.record_operation("vault.create", details={"vault": master.vault_id})
@@ -381,3 +382,25 @@ class Vault:
         tb: TracebackType | None,
     ) -> None:
         self.close()
+
+    # -- retention and the users list
+
+    retention_days: int | None = None  # the policy's [retention] max_idle_days, if it sets one
+
+    def expire(
+        self, older_than_days: int | None = None, *, user: str | None = None, dry_run: bool = False
+    ) -> lifecycle.Expiry:
+        """Delete the memories of ``user`` (default: every user) unused for more than
+        ``older_than_days`` days (default: :attr:`retention_days`), each recorded;
+        ``dry_run`` changes nothing. See :func:`memvault.lifecycle.expire`."""
+        self._check_open()
+        name = None if user is None else check_user(user)
+        return lifecycle.expire(
+            self._parts(), older_than_days, self.retention_days, user=name, dry_run=dry_run
+        )
+
+    def users(self) -> list[lifecycle.UserSummary]:
+        """Every user with their memories, directories, bytes and last activity; recorded
+        (``users.list``). See :func:`memvault.lifecycle.list_users`."""
+        self._check_open()
+        return lifecycle.list_users(self._parts())
