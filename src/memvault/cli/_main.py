@@ -3,8 +3,8 @@
 ``main(argv) -> int`` parses, calls the library and formats; every library
 error becomes ``memvault: error: ...`` (and a hint) on stderr with a non-zero
 exit, in one place at the bottom of this module. Each command group lives in a
-module of its own (``_memory``, ``_redaction``, ``_audit``), which adds its
-parsers and names the function that runs each command.
+module of its own (``_memory``, ``_redaction``, ``_audit``, ``_retention``,
+``_users``), which adds its parsers and names the function that runs each command.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from typing import IO, Any
 
 from ..errors import UsageError, VaultError
-from . import _audit, _memory, _redaction
+from . import _audit, _memory, _redaction, _retention, _users
 
 ENV_HOME = "MEMVAULT_HOME"
 DEFAULT_HOME = ".memvault"
@@ -59,6 +59,8 @@ def _parser() -> argparse.ArgumentParser:
     _memory.add_parsers(commands)
     _redaction.add_parsers(commands)
     _audit.add_parsers(commands)
+    _retention.add_parsers(commands)
+    _users.add_parsers(commands)
     return parser
 
 
