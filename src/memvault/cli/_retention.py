@@ -59,7 +59,7 @@ def _expire(args: argparse.Namespace, options: dict[str, Any], out: IO[str], err
     with Vault.open(**options) as vault:
         report = vault.expire(period, user=args.user, dry_run=args.dry_run)
     if args.json:
-        out.write(json.dumps(report.to_json(), ensure_ascii=False) + "\n")
+        out.write(_dumps(report.to_json()))
     else:
         out.write(expiry_text(report))
     return EXIT_OK
@@ -110,7 +110,7 @@ def _list(args: argparse.Namespace, options: dict[str, Any], out: IO[str], err: 
         users = vault.users()
     if args.json:
         shown = {"users": [user.to_json() for user in users]}
-        out.write(json.dumps(shown, ensure_ascii=False) + "\n")
+        out.write(_dumps(shown))
     else:
         out.write(users_table(users))
     return EXIT_OK
@@ -141,6 +141,12 @@ def users_table(users: list[UserSummary]) -> str:
         cells.append(row[4])
         out.append("  ".join(cells).rstrip() + "\n")
     return "".join(out)
+
+
+def _dumps(value: object) -> str:
+    # ASCII only, as `audit show --json`: a name or a path cannot bring a terminal control
+    # character or a bidi override along.
+    return json.dumps(value, ensure_ascii=True) + "\n"
 
 
 def _count(n: int, one: str, many: str) -> str:

@@ -48,15 +48,15 @@ def test_users_are_listed_with_their_counts_and_last_activity(home: Path, clock:
 
 
 def test_users_list_json_is_one_stable_object(home: Path, clock: Clock) -> None:
-    """`--json` prints {"users": [...]} with exactly these keys, sorted by user."""
+    """`--json` prints {"users": [...]} with exactly these keys, sorted by user, in ASCII."""
     _session(home, clock)
     code, out, err = _cli(home, "users", "list", "--json")
     assert (code, err) == (0, "")
     assert out == (
         '{"users": [{"user": "alice", "memories": 2, "directories": 2, "bytes": 11, '
         '"last_activity": "2024-11-25"}, {"user": "bob", "memories": 0, "directories": 0, '
-        '"bytes": 0, "last_activity": null}, {"user": "zoë", "memories": 1, "directories": 0, '
-        '"bytes": 1, "last_activity": "2024-11-25"}]}\n'
+        '"bytes": 0, "last_activity": null}, {"user": "zo\\u00eb", "memories": 1, '
+        '"directories": 0, "bytes": 1, "last_activity": "2024-11-25"}]}\n'
     )
 
 
