@@ -113,3 +113,23 @@ class LifecycleMethods:
         ``tar``), recorded as ``users.export``. See ``memvault users export``."""
         user = check_user(user)
         return lifecycle.export_memories(self._parts(), user, Path(out), fmt=fmt, force=force)
+
+    # -- retention and the users list
+
+    retention_days: int | None = None  # the policy's [retention] max_idle_days, if it sets one
+
+    def expire(
+        self, older_than_days: int | None = None, *, user: str | None = None, dry_run: bool = False
+    ) -> lifecycle.Expiry:
+        """Delete the memories of ``user`` (default: every user) unused for more than
+        ``older_than_days`` days (default: :attr:`retention_days`), each recorded;
+        ``dry_run`` changes nothing. See :func:`memvault.lifecycle.expire`."""
+        name = None if user is None else check_user(user)
+        return lifecycle.expire(
+            self._parts(), older_than_days, self.retention_days, user=name, dry_run=dry_run
+        )
+
+    def users(self) -> list[lifecycle.UserSummary]:
+        """Every user with their memories, directories, bytes and last activity; recorded
+        (``users.list``). See :func:`memvault.lifecycle.list_users`."""
+        return lifecycle.list_users(self._parts())

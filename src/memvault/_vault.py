@@ -200,6 +200,7 @@ class Vault(LifecycleMethods):
                 unlocked.provider,
                 audit,
             )
+            vault.retention_days = loaded.max_idle_days
             if audit_problems is None:
                 if created:
                     vault.record_operation("vault.create", details={"vault": master.vault_id})

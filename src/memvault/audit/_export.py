@@ -131,7 +131,7 @@ def _ecs_operator_type(command: str) -> str:
         return "creation"
     if action in ("change", "rotate"):
         return "change"
-    if action in ("delete", "erase"):
+    if action in ("delete", "erase", "expire"):
         return "deletion"
     return "info"
 

@@ -145,13 +145,15 @@ class Ledger:
 # -- what the log says was committed, for ``memvault audit verify`` ------------------------
 
 # Records whose transaction changes memories or users (advancing the ledger) when they
-# succeed: the memory commands that write, a user's creation, the store's upgrade.
+# succeed: the memory commands that write, a retention expiry, a user's creation, the
+# store's upgrade.
 CHANGES = (
     "create",
     "str_replace",
     "insert",
     "delete",
     "rename",
+    "memory.expire",
     "user.create",
     "users.erase",
     "vault.upgrade",

@@ -3,8 +3,8 @@
 ``main(argv) -> int`` parses, calls the library and formats; every library
 error becomes ``memvault: error: ...`` (and a hint) on stderr with a non-zero
 exit, in one place at the bottom of this module. Each command group lives in a
-module of its own (``_memory``, ``_redaction``, ``_audit``), which adds its
-parsers and names the function that runs each command.
+module of its own (``_memory``, ``_redaction``, ``_audit``, ``_retention``,
+``_users``), which adds its parsers and names the function that runs each command.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from typing import IO, Any
 
 from ..errors import UsageError, VaultError
 from ..keys import KINDS, ProviderOptions
-from . import _audit, _keys, _memory, _redaction, _transfer, _users
+from . import _audit, _keys, _memory, _redaction, _retention, _transfer, _users
 
 ENV_HOME = "MEMVAULT_HOME"
 DEFAULT_HOME = ".memvault"
@@ -63,6 +63,7 @@ def _parser() -> argparse.ArgumentParser:
     _audit.add_parsers(commands)
     _keys.add_parsers(commands)
     _transfer.add_parsers(commands)
+    _retention.add_parsers(commands)
     _users.add_parsers(commands)
     return parser
 

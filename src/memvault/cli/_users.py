@@ -8,7 +8,7 @@ from typing import IO, Any
 
 from .._vault import Vault
 from ..errors import UsageError
-from . import _transfer
+from . import _retention, _transfer
 from ._keys import new_provider_options, vars_of
 
 EXIT_OK = 0
@@ -38,6 +38,7 @@ def add_parsers(commands: Any) -> argparse.ArgumentParser:
     erase.add_argument("--json", action="store_true", help="print the result as JSON")
     erase.set_defaults(run=_erase)
     _transfer.add_export(actions)
+    _retention.add_list(actions)
     return actions  # type: ignore[no-any-return]
 
 

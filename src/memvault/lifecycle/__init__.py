@@ -16,9 +16,20 @@ from ._export import (
     read_snapshot,
 )
 from ._import import IMPORT_RECORD, FileResult, ImportReport, RunnerFor, import_memories
+from ._inventory import LIST_RECORD, UserSummary, list_users
 from ._keylist import key_report
 from ._master import MasterRotation, begin, commit, pending_rotation, rewrap_all, rotate_master
 from ._parts import Parts
+from ._retention import (
+    EXPIRE_RECORD,
+    RUN_RECORD,
+    Expired,
+    Expiry,
+    Found,
+    check_period,
+    expire,
+    parse_period,
+)
 from ._rotate import (
     BATCH_BYTES,
     BATCH_NODES,
@@ -34,12 +45,18 @@ from ._rotate import (
 __all__ = [
     "BATCH_BYTES",
     "BATCH_NODES",
+    "EXPIRE_RECORD",
     "EXPORT_FORMATS",
     "EXPORT_RECORD",
     "IMPORT_RECORD",
+    "LIST_RECORD",
+    "RUN_RECORD",
     "Erasure",
+    "Expired",
+    "Expiry",
     "ExportReport",
     "FileResult",
+    "Found",
     "ImportReport",
     "MasterRotation",
     "Parts",
@@ -47,13 +64,18 @@ __all__ = [
     "Rotation",
     "RunnerFor",
     "Snapshot",
+    "UserSummary",
     "begin",
+    "check_period",
     "commit",
     "erase_user",
+    "expire",
     "export_memories",
     "find_user",
     "import_memories",
     "key_report",
+    "list_users",
+    "parse_period",
     "pending_memories",
     "pending_rotation",
     "read_snapshot",

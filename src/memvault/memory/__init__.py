@@ -3,6 +3,7 @@ the six commands over a user's encrypted tree, and the audited transaction each 
 (:class:`Runner`, which every adapter shares). Strings: ``docs/protocol.md``."""
 
 from . import _accounts as accounts
+from . import _touch as touch
 from ._accounts import MAX_USER_BYTES, check_user
 from ._binding import verify_store
 from ._commands import (
@@ -18,6 +19,7 @@ from ._commands import (
 )
 from ._guard import MAX_DEPTH, MAX_NAME_BYTES, MAX_PATH_BYTES, MemoryPath, parse_path
 from ._handlers import DEFAULT_MAX_FILE_BYTES, MAX_LINES, Handlers
+from ._node import Node
 from ._parse import parse_command
 from ._results import (
     AUDIT_MESSAGE,
@@ -28,7 +30,7 @@ from ._results import (
 )
 from ._runner import Reply, Runner
 from ._screen import Screen
-from ._tree import Stored, Tree
+from ._tree import Entry, Stored, Tree
 from ._unlock import Unlocked, load_generations, open_keys
 
 __all__ = [
@@ -45,9 +47,11 @@ __all__ = [
     "Command",
     "Create",
     "Delete",
+    "Entry",
     "Handlers",
     "Insert",
     "MemoryPath",
+    "Node",
     "Outcome",
     "Rename",
     "Reply",
@@ -66,5 +70,6 @@ __all__ = [
     "open_keys",
     "parse_command",
     "parse_path",
+    "touch",
     "verify_store",
 ]

@@ -31,7 +31,8 @@ from ..errors import IntegrityError
 from ..keys import MasterKeys
 from ..store import Store
 from ._guard import MAX_DEPTH
-from ._tree import ROOT, Tree
+from ._node import ROOT
+from ._tree import Tree
 
 _WHERE = "the store"
 
@@ -97,6 +98,7 @@ def held_nodes(users: list[tuple[Tree, UserAuditKey]], upgraded_at: int) -> _Ind
         index.users.add(key.pseudonym)
         with tree.transaction(write=False):
             _, entries = tree.tree(ROOT, MAX_DEPTH + 1)
+            tree.last_used_of(entries)  # a day moved onto another file fails to open here
             for entry in entries:
                 node = entry.node
                 text = None if node.is_dir else key.digest(node.fid, tree.read(node).raw)

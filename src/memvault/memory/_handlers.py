@@ -18,9 +18,10 @@ from ..redaction import Pseudonymizer, Redacted
 from ._commands import Command, Create, Delete, Insert, Outcome, Rename, StrReplace, View, texts_of
 from ._guard import MAX_DEPTH, MAX_PATH_BYTES, MemoryPath, join
 from ._listing import view_directory
+from ._node import Node
 from ._results import missing, missing_please, not_unique, number_lines, with_note
 from ._screen import Screen
-from ._tree import Node, Stored, Tree
+from ._tree import Stored, Tree
 
 MAX_LINES = 999_999
 DEFAULT_MAX_FILE_BYTES = 1024 * 1024
@@ -128,9 +129,10 @@ class Handlers:
         stored = tree.read(node)
         try:
             result = _view_file(path, stored.text, command.view_range, self.max_lines)
-            return Outcome(result, before=stored)
         except CommandError as exc:
             return Outcome.refusal(exc, before=stored)
+        tree.used(node)  # a view of a file is a use of it; a listing uses no file
+        return Outcome(result, before=stored)
 
     def create(self, tree: Tree, command: Create) -> Outcome:
         path = command.path

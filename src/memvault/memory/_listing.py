@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from ._guard import MemoryPath
+from ._node import Node
 from ._results import format_size
-from ._tree import Node, Tree
+from ._tree import Tree
 
 _HIDDEN_NAMES = frozenset({"node_modules"})
 

@@ -31,6 +31,7 @@ from ..errors import (
     CommandError,
     IntegrityError,
     RedactionError,
+    StorageError,
     VaultError,
 )
 from ._commands import COMMANDS, Command, Outcome, paths_of
@@ -42,6 +43,7 @@ from ._tree import Stored, Tree
 _PATH_CHARS = 1100  # a path longer than the guard allows is cut (it is refused anyway)
 _PATH_FIELDS = ("path", "old_path", "new_path")
 _BY_IDENTITY = ("rename", "delete")  # their records name the node by identity, not text
+_RETOUCH = 3  # times a view runs again when the file it read went away before its day was set
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,15 +161,36 @@ class Runner:
 
     def _read(self, command: Command, event: Event) -> Outcome:
         """A command that changes nothing: its record is written before the result is returned."""
-        with self._tree.transaction(write=False):
-            try:
-                outcome = self._handlers.run(self._tree, command)
-            except CommandError as exc:
-                outcome = Outcome.refusal(exc)
+        outcome = self._run_read(command)
+        for _ in range(_RETOUCH):
+            if self._touched():
+                break
+            outcome = self._run_read(command)  # the file went away: answer as things are now
         self._describe(event, outcome)
         self._audit.record(event)
         self._audit.maybe_anchor()
         return outcome
+
+    def _run_read(self, command: Command) -> Outcome:
+        with self._tree.transaction(write=False):
+            try:
+                return self._handlers.run(self._tree, command)
+            except CommandError as exc:
+                return Outcome.refusal(exc)
+
+    def _touched(self) -> bool:
+        """After a view of a file whose last-used day was not today: today becomes its
+        day, before the result is returned, so an expiry that runs after this view sees
+        it. False if the file went away in between (then the view runs again).
+
+        The view never fails for it: if the day cannot be written (the store's lock held
+        past its timeout, a full disk), the result stands and the failure is logged;
+        the next view of the file tries again."""
+        try:
+            return self._tree.touch_read()
+        except StorageError as exc:
+            _log.warning("touch_failed", error=type(exc).__name__, detail=exc.message)
+            return True
 
     def _describe(self, event: Event, outcome: Outcome) -> None:
         event.key_version = self._tree.key_version

@@ -12,7 +12,9 @@ that never changes, even across renames, and these bindings hold:
   older content put back under newer metadata, fail to open;
 * names are found by keyed look-up tokens ``HMAC(index key, parent, name)``,
   and the name a token finds is opened and compared, so swapped tokens are
-  caught too.
+  caught too;
+* a file's last-used day is bound to the user and the file identity
+  (``_touch.py``): a day moved to another file fails to open.
 """
 
 from __future__ import annotations
@@ -26,39 +28,18 @@ from typing import NamedTuple
 from .. import _crypto
 from ..errors import IntegrityError, StorageError
 from ..keys import Keyring, MasterKeys, UserKey, labels
-from ..store import NodeRow, StaleRow, Store
+from ..store import NodeRow, Store
+from . import _touch
 from ._guard import MAX_DEPTH
+from ._node import ROOT, Node
+from ._node import tampered as _tampered
+from ._reseal import Resealing
 
 _META = struct.Struct(">BQ16sQ")  # kind, size in bytes, content id, written by record
 _FILE, _DIR = 2, 3
 # Metadata sealed before nodes carried the record that wrote them (store format 1): no
 # stamp; a node gets one when it is next written or moved.
 _LEGACY = struct.Struct(">BQ16s")  # kinds 0 (file) and 1 (directory)
-_ROOT_FID = b"/memories"
-
-_TAMPERED = "stored data failed its integrity check (modified, moved or corrupted)"
-
-
-def _tampered(node_id: int, what: str) -> IntegrityError:
-    """The integrity error for one node, naming its row and what failed (for the operator:
-    the model is shown a fixed message)."""
-    return IntegrityError(f"{_TAMPERED}: node {node_id}, {what}")
-
-
-@dataclass(frozen=True, slots=True)
-class Node:
-    """A directory or file, with its metadata opened."""
-
-    id: int
-    fid: bytes
-    name: str
-    is_dir: bool
-    size: int
-    cid: bytes
-    written: int | None = None  # the audit record that last wrote it (None: format 1)
-
-
-ROOT = Node(id=0, fid=_ROOT_FID, name="", is_dir=True, size=0, cid=b"")
 
 
 class Stored(NamedTuple):
@@ -79,7 +60,7 @@ class Entry:
     total_size: int  # bytes of the file, or of every file below the directory
 
 
-class Tree:
+class Tree(_touch.LastUsed, Resealing):
     """The memories of one user, read and written in transactions."""
 
     def __init__(self, store: Store, master: MasterKeys, user_id: int, token: bytes) -> None:
@@ -93,6 +74,7 @@ class Tree:
         self._stamp = 0
         self.added = 0
         self.acted: bytes | None = None
+        self.stale = None
         # context(a, b, c, d) == context(a, b) + context(c, d): the per-user part once.
         self._node_prefix = _crypto.context(labels.AAD_NODE, token)
         self._content_prefix = _crypto.context(labels.AAD_CONTENT, token)
@@ -117,15 +99,22 @@ class Tree:
         key rotation in another process picks up the new keys.
         """
         with self._store.transaction(write=write):
-            primary = self._store.user_primary_version(self._user_id)
-            if primary is None:
-                raise StorageError(
-                    "this user's memories no longer exist in the vault (erased?)",
-                    hint="open a new memory tool for the user",
-                )
-            if self._keyring is None or self._keyring.primary.version != primary:
-                self._keyring = self._load_keyring(primary)
+            self.join()
             yield
+
+    def join(self) -> None:
+        """Inside a store transaction the caller opened (several users' trees read in one
+        snapshot): read the user's key version, and their keys if it changed.
+        :meth:`transaction` does this itself."""
+        self.stale = None
+        primary = self._store.user_primary_version(self._user_id)
+        if primary is None:
+            raise StorageError(
+                "this user's memories no longer exist in the vault (erased?)",
+                hint="open a new memory tool for the user",
+            )
+        if self._keyring is None or self._keyring.primary.version != primary:
+            self._keyring = self._load_keyring(primary)
 
     def begin_write(self, stamp: int) -> None:
         """Inside a write transaction: the sequence number of the record it will append."""
@@ -297,6 +286,13 @@ class Tree:
         walks. Inside a transaction; a file's text is then :meth:`read`."""
         return self.tree(ROOT, MAX_DEPTH)[1]
 
+    def listing(self, depth: int) -> tuple[int, list[Entry]]:
+        """:meth:`tree` of ``/memories``: everything of the user down to ``depth`` levels."""
+        return self.tree(ROOT, depth)
+
+    def has_children(self, directory: Node) -> bool:
+        return self._store.has_children(self._user_id, directory.id)
+
     # -- writing ---------------------------------------------------------------
 
     def mkdir(self, parent: Node, name: str) -> Node:
@@ -317,6 +313,7 @@ class Tree:
             self._user_id, parent.id, self._lookup(parent, name), fid, meta, self._key.version
         )
         self._store.insert_content(node_id, self._key.sealer.seal(raw, self._content_ctx(fid, cid)))
+        self._set_day(node_id, fid, _touch.today())
         self.added += 1
         self.acted = fid
         return Stored(fid, raw, text)
@@ -334,15 +331,22 @@ class Tree:
         self._store.replace_content(
             node.id, self._key.sealer.seal(raw, self._content_ctx(node.fid, cid))
         )
+        self._set_day(node.id, node.fid, _touch.today())
         self.acted = node.fid
         return Stored(node.fid, raw, text)
 
     def move(self, node: Node, new_parent: Node, new_name: str) -> None:
-        """Move a file or directory (with everything below it) under a new parent and name."""
+        """Move a file or directory (with everything below it) under a new parent and name.
+
+        Renaming a file is a use of it: today becomes its last-used day. Moving a
+        directory uses none of the files below it (archiving a directory does not keep
+        it from expiring), and costs the same however many there are."""
         meta = self._seal_meta(new_parent, node.fid, new_name, node.is_dir, node.size, node.cid)
         self._store.update_node(
             node.id, new_parent.id, self._lookup(new_parent, new_name), meta, self._key.version
         )
+        if not node.is_dir:
+            self._set_day(node.id, node.fid, _touch.today())
         self.acted = node.fid
 
     def delete(self, node: Node) -> None:
@@ -350,37 +354,14 @@ class Tree:
         self.added -= self._store.delete_subtree(self._user_id, node.id)
         self.acted = node.fid
 
-    # -- re-sealing under a new data key --------------------------------------------
+    # -- last-used days (the rest is :class:`~._touch.LastUsed`) -------------------
 
-    def reseal(self, row: StaleRow) -> int:
-        """Re-seal one node's metadata, text and last-used day under the primary key,
-        with its look-up token re-made; the plaintexts (and so the record stamp) stay.
-        Returns the bytes of text re-sealed. Inside a write transaction."""
-        parent_fid = row.parent_fid if row.parent_fid is not None else _ROOT_FID
-        node = self._open_meta(row.id, parent_fid, row.fid, row.meta)
+    def _set_day(self, node_id: int, fid: bytes, day: int) -> None:
+        self._store.set_touched(node_id, _touch.seal(self._key.sealer, self._token, fid, day))
+
+    def _open_day(self, node_id: int, fid: bytes, blob: bytes) -> int:
         assert self._keyring is not None
-        key = self._key
-        meta_ctx = self._meta_ctx(parent_fid, row.fid)
-        plain = _crypto.open_blob(row.meta, meta_ctx, self._keyring.sealer_for)
-        content = touched = None
-        size = 0
-        if row.content is not None:
-            ctx = self._content_ctx(row.fid, node.cid)
-            try:
-                raw = _crypto.open_blob(row.content, ctx, self._keyring.sealer_for)
-            except IntegrityError:
-                raise _tampered(
-                    row.id, "its text does not open (changed, moved or older)"
-                ) from None
-            content, size = key.sealer.seal(raw, ctx), len(raw)
-        if row.touched is not None:
-            ctx = _crypto.context(labels.AAD_TOUCHED, self._token, row.fid)
-            try:
-                day = _crypto.open_blob(row.touched, ctx, self._keyring.sealer_for)
-            except IntegrityError:
-                raise _tampered(row.id, "its last-used day does not open") from None
-            touched = key.sealer.seal(day, ctx)
-        lookup = _crypto.mac(key.index, _crypto.context(parent_fid, node.name))
-        meta = key.sealer.seal(plain, meta_ctx)
-        self._store.reseal_node(row.id, lookup, meta, content, touched, key.version)
-        return size
+        try:
+            return _touch.open_day(blob, self._token, fid, self._keyring.sealer_for)
+        except IntegrityError:
+            raise _tampered(node_id, "its last-used day does not open (changed or moved)") from None

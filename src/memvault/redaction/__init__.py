@@ -6,6 +6,7 @@ the text in a normalized view (:func:`normalized`); findings replace the text as
 from ._engine import Pseudonymizer, Redactor
 from ._normal import normalized
 from ._policy import POLICY_DIR, Policy, load, resolve
+from ._policy_schema import MAX_IDLE_DAYS
 from ._redacted import Redacted, join_and
 from ._report import policy_summary, redact_report
 from ._rule import ACTIONS, Action, Configured, Finding, Rule, a_label, label
@@ -19,6 +20,7 @@ __all__ = [
     "ACTIONS",
     "BUILTIN",
     "MARKER",
+    "MAX_IDLE_DAYS",
     "POLICY_DIR",
     "VALIDATORS",
     "Action",

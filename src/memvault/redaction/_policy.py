@@ -34,6 +34,7 @@ class Policy:
     path: Path
     digest: str  # SHA-256 of the file, so a change of policy can be recorded
     redactor: Redactor
+    max_idle_days: int | None = None  # [retention]: days unused before `memvault expire`
 
 
 def resolve(source: str | os.PathLike[str] | None) -> Path:
@@ -96,11 +97,18 @@ def _build(path: Path, text: str, data: dict[str, Any], digest: str) -> Policy:
         if action != "off":
             configured.append(Configured(rule, action, keep))  # type: ignore[arg-type]
     exact, patterns = schema.allowlist(check, data.get("allowlist", {}))
+    max_idle_days = schema.retention(check, data)
     try:
         redactor = Redactor(configured, allow_exact=exact, allow_patterns=patterns)
     except ConfigurationError as exc:
         raise check.fail(1, exc.message) from None
-    return Policy(name=data.get("name", path.stem), path=path, digest=digest, redactor=redactor)
+    return Policy(
+        name=data.get("name", path.stem),
+        path=path,
+        digest=digest,
+        redactor=redactor,
+        max_idle_days=max_idle_days,
+    )
 
 
 def _detectors(

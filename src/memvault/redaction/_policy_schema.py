@@ -20,7 +20,7 @@ from ._rule import ACTIONS, Category, Rule
 from .checks import VALIDATORS
 
 FORMAT_VERSION = 1
-SETTINGS = ("version", "name", "actions", "detectors", "allowlist", "custom")
+SETTINGS = ("version", "name", "actions", "detectors", "allowlist", "custom", "retention")
 CATEGORIES = ("secret", "personal")
 _CUSTOM_KEYS = (
     "name",
@@ -34,6 +34,8 @@ _CUSTOM_KEYS = (
     "keep",
 )
 _ALLOWLIST_KEYS = ("exact", "patterns")
+_RETENTION_KEYS = ("max_idle_days",)
+MAX_IDLE_DAYS = 36_500  # a hundred years: a larger period is a typo
 _IDENTIFIER = re.compile(r"[a-z][a-z0-9_]{0,39}")
 
 
@@ -106,7 +108,7 @@ def check_settings(check: Checker, data: dict[str, Any]) -> None:
     name = data.get("name", "")
     if "name" in data and (not isinstance(name, str) or not name):
         raise check.fail(check.line("name"), "'name' must be a non-empty string")
-    for section in ("actions", "detectors", "allowlist"):
+    for section in ("actions", "detectors", "allowlist", "retention"):
         if not isinstance(data.get(section, {}), dict):
             raise check.fail(check.setting(section), f"[{section}] must be a table")
     custom = data.get("custom", [])
@@ -189,6 +191,31 @@ def allowlist(check: Checker, table: dict[str, Any]) -> tuple[frozenset[str], li
     for pattern in found["patterns"]:
         check_pattern(check, check.line("patterns", "allowlist"), pattern)
     return frozenset(found["exact"]), found["patterns"]
+
+
+def retention(check: Checker, data: dict[str, Any]) -> int | None:
+    """``[retention] max_idle_days``: how many days a memory may go unused before
+    ``memvault expire`` deletes it; None when the policy has no ``[retention]`` table."""
+    if "retention" not in data:
+        return None
+    table = data["retention"]
+    for key in table:
+        if key not in _RETENTION_KEYS:
+            raise check.fail(
+                check.line(key, "retention"),
+                f"unknown setting {key!r} in [retention] (use 'max_idle_days')",
+            )
+    if "max_idle_days" not in table:
+        raise check.fail(
+            check.setting("retention"), "[retention] must set 'max_idle_days' (such as 90)"
+        )
+    days = table["max_idle_days"]
+    if isinstance(days, bool) or not isinstance(days, int) or not 1 <= days <= MAX_IDLE_DAYS:
+        raise check.fail(
+            check.line("max_idle_days", "retention"),
+            f"'max_idle_days' must be a whole number of days from 1 to {MAX_IDLE_DAYS}",
+        )
+    return days
 
 
 def custom_rule(

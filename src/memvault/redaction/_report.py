@@ -92,9 +92,15 @@ def policy_summary(policy: Policy) -> str:
         "  " + "  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip() + "\n"
         for row in rows
     )
+    retention = (
+        "none set ([retention] max_idle_days; `memvault expire` needs --older-than)"
+        if policy.max_idle_days is None
+        else f"memories unused for more than {policy.max_idle_days} days expire"
+    )
     return (
         f"policy {policy.name!r} ({os.fspath(policy.path)}) is valid\n"
         f"detectors on: {sum(categories.values())} ({categories['secret']} secret, "
         f"{categories['personal']} personal); actions: {by_action}\n"
+        f"retention: {retention}\n"
         f"sha256: {policy.digest}\n{table}"
     )

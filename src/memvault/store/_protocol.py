@@ -263,3 +263,22 @@ class Store(Protocol):
     def delete_user(self, user_id: int) -> int:
         """Delete a user and everything of theirs; returns how many nodes went."""
         ...
+
+    # -- retention ---------------------------------------------------------------------
+
+    def touched(self, user_id: int, node_id: int) -> tuple[bytes, bytes | None] | None:
+        """(identity, sealed last-used day) of the user's node ``node_id``; the day is None
+        when the node has none (written before store format 3). None: no such node."""
+        ...
+
+    def set_touched(self, node_id: int, touched: bytes) -> None:
+        """Store a node's sealed last-used day (nothing else of the node changes)."""
+        ...
+
+    def touched_days(self, user_id: int) -> dict[int, bytes | None]:
+        """The sealed last-used day (or None) of every node of the user, by node id."""
+        ...
+
+    def has_children(self, user_id: int, node_id: int) -> bool:
+        """Whether any node of the user sits directly under ``node_id``."""
+        ...

@@ -25,12 +25,13 @@ from ._protocol import Durability
 from ._schema import MIGRATE_TO_3, READABLE_VERSIONS, SCHEMA, SCHEMA_VERSION
 from ._sqlite_audit import AuditRows
 from ._sqlite_keys import KeyRows
+from ._sqlite_retention import RetentionRows
 from ._sqlite_rows import _BUSY_SECONDS
 from ._sqlite_tree import TreeRows
 from ._wal import enter_wal, purge_wal
 
 
-class SqliteStore(TreeRows, AuditRows, KeyRows):
+class SqliteStore(TreeRows, AuditRows, KeyRows, RetentionRows):
     """A connection to one vault's SQLite database."""
 
     def __init__(self, path: Path, *, durability: Durability = "full") -> None:
