@@ -168,9 +168,13 @@ def _render(doc: dict[str, Any], out: IO[str]) -> None:
     """``keys list`` for a person: the master key, then one line per user and version."""
     master = doc["master"]
     age = "" if master["age_days"] is None else f", {master['age_days']} days old"
+    source = clean_text(str(master["source"]))
+    where = (
+        source if source.startswith(str(master["provider"])) else f"{master['provider']} ({source})"
+    )
     print(
         f"master key {master['key_id']}: generation {master['generation']}, provider "
-        f"{master['provider']} ({clean_text(str(master['source']))}), created "
+        f"{where}, created "
         f"{master['created'] or 'before memvault recorded it'}{age}",
         file=out,
     )
