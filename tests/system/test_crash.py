@@ -41,6 +41,7 @@ import json, os, signal, sys, time, traceback
 from anthropic.lib.tools import ToolError
 
 import memvault._fs
+import memvault._vault
 from memvault import Vault
 from memvault.store import SqliteStore
 
@@ -80,12 +81,12 @@ def install_kill_point(point):
                 die()
         SqliteStore.set_meta = set_meta
     elif point == "after_commit":
-        real_open = Vault._open_keys
-        def open_keys(store, home, key_file):
-            master = real_open(store, home, key_file)[0]
-            say("opened " + master.vault_id)
+        real_open = memvault._vault.open_keys
+        def open_keys(store, home, chosen):
+            unlocked = real_open(store, home, chosen)
+            say("opened " + unlocked.master.vault_id)
             die()
-        Vault._open_keys = staticmethod(open_keys)
+        memvault._vault.open_keys = open_keys
     else:
         raise ValueError(point)
 
