@@ -42,6 +42,7 @@ from ._providers import (
     default_key_file,
     new_provider_for,
     provider_for,
+    retire_key_file,
 )
 from ._secrets import STABLE, MasterRecord, VaultSecrets, key_id, open_next, seal_next
 
@@ -86,6 +87,7 @@ __all__ = [
     "open_next",
     "opens_check",
     "provider_for",
+    "retire_key_file",
     "seal_next",
     "verify_master",
 ]

@@ -175,10 +175,7 @@ class KmsKey:
         self._unwrapped[(vault_id, wrapped)] = key
         return [key]
 
-    def settle(self, vault_id: str) -> None:
-        return None
-
-    def retire(self, vault_id: str) -> None:
+    def settle(self, vault_id: str, committed: Key | None = None) -> None:
         return None
 
     def _region(self, key_id: str, recorded: str | None) -> str | None:

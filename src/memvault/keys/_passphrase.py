@@ -181,10 +181,7 @@ class PassphraseKey:
             return [cached]
         return [self._derive(self._passphrase(vault_id, minting=False), kdf, salt, cost)]
 
-    def settle(self, vault_id: str) -> None:
-        return None
-
-    def retire(self, vault_id: str) -> None:
+    def settle(self, vault_id: str, committed: Key | None = None) -> None:
         return None
 
     def _derive(self, text: str, kdf: str, salt: bytes, cost: dict[str, int]) -> Key:

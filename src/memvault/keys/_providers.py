@@ -34,6 +34,7 @@ from .. import _crypto, _fs
 from .._crypto import Key
 from ..errors import ConfigurationError, MasterKeyError, UsageError
 from ._keyfile import decode_key, read_key_file, remove_key_file, write_key_file
+from ._secrets import key_id
 
 ENV_MASTER_KEY = "MEMVAULT_MASTER_KEY"
 ENV_MASTER_KEY_FILE = "MEMVAULT_MASTER_KEY_FILE"
@@ -77,14 +78,10 @@ class KeyProvider(Protocol):
         naming the provider and what to do, if none can be had."""
         ...
 
-    def settle(self, vault_id: str) -> None:
-        """After the vault committed to a key this provider minted with ``replacing``:
-        make it the one kept (a key file's next key replaces the old one). Idempotent."""
-        ...
-
-    def retire(self, vault_id: str) -> None:
-        """After the vault moved to another provider's key: remove the old key (a key
-        file is deleted; nothing to do for the others). Idempotent."""
+    def settle(self, vault_id: str, committed: Key | None = None) -> None:
+        """After the vault committed to a key this provider minted with ``replacing``
+        (``committed``, when the caller holds it: settle only if it is that key): make
+        it the one kept (a key file's next key replaces the old one). Idempotent."""
         ...
 
 
@@ -121,10 +118,7 @@ class EnvKey:
     def keys(self, vault_id: str, params: Params) -> list[Key]:
         return [decode_key(self.value, self.describe())]
 
-    def settle(self, vault_id: str) -> None:
-        return None
-
-    def retire(self, vault_id: str) -> None:
+    def settle(self, vault_id: str, committed: Key | None = None) -> None:
         return None
 
 
@@ -168,7 +162,9 @@ class KeyFile:
             )
         return found
 
-    def settle(self, vault_id: str) -> None:
+    def settle(self, vault_id: str, committed: Key | None = None) -> None:
+        if committed is not None and read_key_file(self.next_path) != committed:
+            return  # no next key, or one of a rotation not committed yet
         if self.next_path.exists():
             try:
                 os.replace(self.next_path, self.path)
@@ -180,8 +176,20 @@ class KeyFile:
                     f"{self.path.name} by hand, or re-run the command",
                 ) from None
 
-    def retire(self, vault_id: str) -> None:
-        remove_key_file(self.path)
+
+def retire_key_file(retires: Mapping[str, str] | None, vault_id: str) -> None:
+    """Remove the key file a master record retires (``{"file", "key_id"}``): the file that
+    kept the previous generation's key when the rotation moved the key elsewhere. Only
+    a file still holding exactly that key is removed; a missing one is no error."""
+    if retires is None:
+        return
+    path = Path(retires["file"])
+    try:
+        found = read_key_file(path)
+    except MasterKeyError:
+        return  # not a key file (any more): not ours to remove
+    if found is not None and key_id(found, vault_id) == retires["key_id"]:
+        remove_key_file(path)
 
 
 def default_key_file(vault_id: str) -> Path:

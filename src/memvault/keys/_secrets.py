@@ -125,6 +125,9 @@ class MasterRecord:
     key_id: str
     created: str  # UTC, ISO 8601
     params: dict[str, str | int] = field(default_factory=dict)
+    # A key file that kept the previous generation's key elsewhere, to be removed once
+    # this generation is current: {"file": path, "key_id": that key's id}.
+    retires: dict[str, str] | None = None
 
     @classmethod
     def new(
@@ -134,9 +137,10 @@ class MasterRecord:
         master: Key,
         vault_id: str,
         params: dict[str, str | int],
+        retires: dict[str, str] | None = None,
     ) -> MasterRecord:
         now = datetime.now(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
-        return cls(generation, provider, key_id(master, vault_id), now, dict(params))
+        return cls(generation, provider, key_id(master, vault_id), now, dict(params), retires)
 
     def encode(self) -> bytes:
         body: dict[str, Any] = {
@@ -146,6 +150,8 @@ class MasterRecord:
             "created": self.created,
             "params": self.params,
         }
+        if self.retires is not None:
+            body["retires"] = self.retires
         return json.dumps(body, sort_keys=True, separators=(",", ":")).encode()
 
     @classmethod
@@ -158,6 +164,7 @@ class MasterRecord:
                 str(body["key_id"]),
                 str(body["created"]),
                 {str(k): v for k, v in dict(body["params"]).items()},
+                _retires(body.get("retires")),
             )
         except (ValueError, KeyError, TypeError):
             raise IntegrityError(
@@ -169,3 +176,11 @@ class MasterRecord:
         ):
             raise IntegrityError(f"the vault's {what} is damaged (modified outside memvault)")
         return record
+
+
+def _retires(value: object) -> dict[str, str] | None:
+    if value is None:
+        return None
+    if not isinstance(value, dict) or set(value) != {"file", "key_id"}:
+        raise ValueError("a retired key file is named by its path and key id")
+    return {str(k): str(v) for k, v in value.items()}

@@ -95,7 +95,12 @@ def begin(parts: Parts, new_provider: NewProvider) -> tuple[MasterRecord, bool]:
                 f"${keys.ENV_NEW_MASTER_KEY}); nothing was changed",
             )
         record = MasterRecord.new(
-            generation + 1, provider.kind, minted.key, master.vault_id, minted.params
+            generation + 1,
+            provider.kind,
+            minted.key,
+            master.vault_id,
+            minted.params,
+            _retires(parts.provider, provider, keys.key_id(current, master.vault_id)),
         )
         raw = record.encode()
         store.set_meta("master_next", raw)
@@ -226,17 +231,23 @@ def _details(result: MasterRotation, previous: MasterRecord | None) -> dict[str,
     }
 
 
+def _retires(old: KeyProvider | None, new: KeyProvider, old_key_id: str) -> dict[str, str] | None:
+    """The key file to remove once the next key is current: the one that keeps the
+    current key, unless the next key replaces it in the same file."""
+    if old is None or old.kind != "file":
+        return None
+    if new.kind == "file" and new.describe() == old.describe():
+        return None
+    return {"file": old.describe(), "key_id": old_key_id}
+
+
 def settle(parts: Parts, new_provider: NewProvider, record: MasterRecord) -> None:
-    """After the commit: the new key becomes the one its provider keeps; a key file that
-    kept the old key elsewhere is removed. Only key files have anything to do here."""
-    kept = None
+    """After the commit: the new key becomes the one its provider keeps, and a key file
+    that kept the old key elsewhere is removed (an open does both if this is cut short).
+    Only key files have anything to do here."""
     if record.provider == "file":
-        provider = new_provider("file")
-        provider.settle(parts.master.vault_id)
-        kept = provider.describe()
-    old = parts.provider
-    if old is not None and old.kind == "file" and old.describe() != kept:
-        old.retire(parts.master.vault_id)
+        new_provider("file").settle(parts.master.vault_id)
+    keys.retire_key_file(record.retires, parts.master.vault_id)
 
 
 def rotate_master(

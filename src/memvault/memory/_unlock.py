@@ -66,6 +66,8 @@ def open_keys(store: Store, home: Path, chosen: ProviderOptions | KeyProvider) -
     if check is None:
         created = _create(store, provider, vault_id)
     generations = load_generations(store, provider, vault_id, {})
+    if generations.record is not None:  # a rotation's last step, if it did not run
+        keys.retire_key_file(generations.record.retires, vault_id)
     master = MasterKeys(
         generations.keys, vault_id, primary=generations.primary, secrets=generations.secrets
     )
@@ -198,10 +200,11 @@ def _prove(
     if known is not None:
         return known
     candidates = provider.keys(vault_id, _params(record))
-    for position, key in enumerate(candidates):
+    for key in candidates:
         if keys.opens_check(key, vault_id, check, generation, record):
-            if position:
-                provider.settle(vault_id)  # a rotation committed, its last step did not run
+            # A rotation that committed to a next key its provider still keeps aside
+            # did not run its last step: run it now.
+            provider.settle(vault_id, key)
             return key
     _second_witness(store, candidates[0], vault_id)
     raise MasterKeyError(

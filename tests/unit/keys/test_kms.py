@@ -303,8 +303,6 @@ def test_providers_hide_the_key(kms: Kms) -> None:
     assert repr(provider) == f"<KmsKey kms:{arn}>"
     with pytest.raises(TypeError):
         pickle.dumps(provider)
-    provider.settle(VAULT)
-    provider.retire(VAULT)
 
 
 def test_options_choose_the_kms_provider(kms: Kms, tmp_path: Path) -> None:

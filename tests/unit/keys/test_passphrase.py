@@ -381,8 +381,6 @@ def test_providers_hide_the_passphrase(monkeypatch: pytest.MonkeyPatch) -> None:
     assert provider.describe() == "passphrase (argon2id)"
     with pytest.raises(TypeError):
         pickle.dumps(provider)
-    provider.settle(VAULT)
-    provider.retire(VAULT)
 
 
 def test_options_choose_the_passphrase_provider(

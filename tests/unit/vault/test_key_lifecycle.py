@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import shutil
 import sqlite3
@@ -12,6 +13,7 @@ import pytest
 
 from memvault import IntegrityError, MasterKeyError, Vault
 from memvault import lifecycle as lc
+from memvault.keys import ProviderOptions
 
 TEXTS = {f"/memories/d{i % 3}/n{i}.md": f"note {i}\n" * (i % 5 + 1) for i in range(40)}
 
@@ -178,6 +180,57 @@ def test_a_rotation_committed_but_not_settled_is_settled_by_the_next_open(
     with Vault.open(home, master_key_file=key_file) as vault:
         _all_intact(vault, "alice")
     assert not key_file.with_name("vault.key.next").exists()
+
+
+def test_a_move_to_another_key_file_cut_short_is_finished_by_the_next_open(
+    home: Path, key_file: Path, tmp_path: Path
+) -> None:
+    """Committed to a key waiting in ``<new file>.next``: the open that finds it moves it
+    into place (the new file did not exist yet) and removes the old key file."""
+    moved = tmp_path / "elsewhere" / "moved.key"
+    with Vault.open(home, master_key_file=key_file) as vault:
+        parts = vault._parts()
+        record, _ = lc.begin(parts, vault._new_provider(ProviderOptions(key_file=moved)))
+        lc.rewrap_all(parts)
+        lc.commit(parts, record, users=2, resumed=False, reason="rotate")
+    assert (key_file.exists(), moved.exists(), moved.with_name("moved.key.next").exists()) == (
+        True,
+        False,
+        True,
+    )
+    with Vault.open(home, master_key_file=moved) as vault:
+        _all_intact(vault, "alice")
+    assert (key_file.exists(), moved.exists(), moved.with_name("moved.key.next").exists()) == (
+        False,
+        True,
+        False,
+    )
+    with Vault.open(home, master_key_file=moved) as vault:
+        _all_intact(vault, "bob")
+
+
+def test_a_move_from_a_key_file_to_the_environment_cut_short_removes_the_file_at_open(
+    home: Path, key_file: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The old key file is removed by the open after the commit; a file at that path
+    holding some other key is left alone."""
+    new_key = base64.b64encode(bytes(range(32))).decode()
+    monkeypatch.setenv("MEMVAULT_NEW_MASTER_KEY", new_key)
+    with Vault.open(home, master_key_file=key_file) as vault:
+        parts = vault._parts()
+        record, _ = lc.begin(parts, vault._new_provider(ProviderOptions(kind="env")))
+        lc.rewrap_all(parts)
+        lc.commit(parts, record, users=2, resumed=False, reason="rotate")
+    assert key_file.exists()
+    monkeypatch.setenv("MEMVAULT_MASTER_KEY", new_key)
+    with Vault.open(home) as vault:
+        _all_intact(vault, "alice")
+    assert not key_file.exists()
+    key_file.write_text(base64.b64encode(bytes(32)).decode() + "\n")
+    key_file.chmod(0o600)
+    with Vault.open(home) as vault:
+        _all_intact(vault, "bob")
+    assert key_file.exists()
 
 
 def test_a_process_open_during_rotations_follows_them(home: Path, key_file: Path) -> None:
