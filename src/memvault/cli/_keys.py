@@ -74,8 +74,25 @@ def _add_rotate_master(actions: Any) -> None:
     master.add_argument(
         "--new-kms-key-id", metavar="ID", help="with kms: the KMS key to wrap the new key under"
     )
+    costs = master.add_argument_group(
+        "passphrase costs",
+        "Argon2id's costs for a new passphrase key (default: 64 MiB, 3 passes, 4 lanes; "
+        "raise them to make the passphrase costlier to guess; recorded in the vault)",
+    )
+    costs.add_argument("--kdf-memory", type=int, metavar="MIB", help="memory, in MiB")
+    costs.add_argument("--kdf-iterations", type=int, metavar="N", help="passes over it")
+    costs.add_argument("--kdf-lanes", type=int, metavar="N", help="parallel lanes")
     master.add_argument("--json", action="store_true", help="print the result as JSON")
     master.set_defaults(run=_rotate_master)
+
+
+def _passphrase_cost(args: argparse.Namespace) -> dict[str, int] | None:
+    given = {
+        "memory_kib": None if args.kdf_memory is None else args.kdf_memory * 1024,
+        "iterations": args.kdf_iterations,
+        "lanes": args.kdf_lanes,
+    }
+    return {name: value for name, value in given.items() if value is not None} or None
 
 
 def new_provider_options(args: argparse.Namespace) -> ProviderOptions:
@@ -88,6 +105,7 @@ def new_provider_options(args: argparse.Namespace) -> ProviderOptions:
         kms_key_id=getattr(args, "new_kms_key_id", None) or getattr(args, "kms_key_id", None),
         kms_region=getattr(args, "kms_region", None),
         kms_endpoint=getattr(args, "kms_endpoint", None),
+        passphrase_cost=_passphrase_cost(args) if hasattr(args, "kdf_memory") else None,
     )
 
 

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import dataclasses
 import getpass
 import hmac
 import os
@@ -72,6 +73,20 @@ PASSPHRASE_FLOOR = PassphraseCost(memory_kib=19 * 1024, iterations=2, lanes=1, n
 PASSPHRASE_CEILING = PassphraseCost(
     memory_kib=_MAX_MEMORY_BYTES >> 10, iterations=64, lanes=64, n=2**22, r=16, p=16
 )
+
+
+def cost_of(given: Mapping[str, int] | None) -> PassphraseCost | None:
+    """The costs ``given`` by name over the defaults (None: the defaults); UsageError for
+    a name :class:`PassphraseCost` does not have (bounds are checked by the provider)."""
+    if not given:
+        return None
+    unknown = sorted(set(given) - {name for names in _COSTS.values() for name in names})
+    if unknown:
+        raise UsageError(
+            f"unknown passphrase cost {unknown[0]!r}",
+            hint="name memory_kib, iterations or lanes (Argon2id), or n, r or p (scrypt)",
+        )
+    return dataclasses.replace(PassphraseCost(), **given)
 
 
 def _cost_problem(kdf: str, cost: Mapping[str, int]) -> str | None:
@@ -147,7 +162,8 @@ class PassphraseKey:
             if problem is not None:
                 raise UsageError(
                     f"passphrase cost out of bounds: {problem}",
-                    hint="choose costs between PASSPHRASE_FLOOR and PASSPHRASE_CEILING",
+                    hint="Argon2id takes 19 MiB to 4 GiB of memory, 2 to 64 passes and 1 to "
+                    "64 lanes (PASSPHRASE_FLOOR, PASSPHRASE_CEILING); nothing was changed",
                 )
         if kdf is not None and kdf not in _COSTS:
             raise UsageError(f"unknown passphrase KDF {kdf!r}", hint="choose argon2id or scrypt")

@@ -96,6 +96,9 @@ class ProviderOptions:
     kms_key_id: str | None = None
     kms_region: str | None = None
     kms_endpoint: str | None = None
+    # The costs of a passphrase key minted now (a new vault, or a rotation's next key):
+    # PassphraseCost's field names (memory_kib, iterations, lanes; n, r, p) to values.
+    passphrase_cost: Mapping[str, int] | None = None
 
 
 @dataclass(frozen=True)
@@ -234,11 +237,21 @@ def chosen_kind(options: ProviderOptions, recorded: str | None) -> str:
     return asked
 
 
+def _check_cost_goes_with(kind: str, options: ProviderOptions) -> None:
+    if options.passphrase_cost and kind != "passphrase":
+        raise UsageError(
+            f"passphrase costs were given, but the master key is kept by the {kind} provider",
+            hint="they apply to a key derived from a passphrase (rotate-master --to "
+            "passphrase); nothing was changed",
+        )
+
+
 def provider_for(
     options: ProviderOptions, vault_id: str, home: Path, recorded: str | None
 ) -> KeyProvider:
     """The provider that opens (or creates) the vault ``vault_id``."""
     kind = chosen_kind(options, recorded)
+    _check_cost_goes_with(kind, options)
     if kind == "env":
         value = os.environ.get(ENV_MASTER_KEY)
         if value is None:
@@ -262,6 +275,7 @@ def new_provider_for(
         raise UsageError(
             f"unknown key provider {kind!r}", hint=f"choose one of: {', '.join(KINDS)}"
         )
+    _check_cost_goes_with(kind, options)
     if kind == "env":
         value = os.environ.get(ENV_NEW_MASTER_KEY)
         if value is None:
@@ -286,10 +300,12 @@ def _other(
     provider mints a rotation's next key (the new passphrase; by default the current KMS
     key, region and endpoint)."""
     if kind == "passphrase":
-        from ._passphrase import PassphraseKey
+        from ._passphrase import PassphraseKey, cost_of
 
         return PassphraseKey(
-            fd=options.new_passphrase_fd if new else options.passphrase_fd, new=new
+            fd=options.new_passphrase_fd if new else options.passphrase_fd,
+            new=new,
+            cost=cost_of(options.passphrase_cost),
         )
     if kind != "kms":
         raise UsageError(

@@ -5,13 +5,15 @@ The shape is stable (docs/audit-schema.md and the README describe it)::
     {"users": [{"user": "alice", "primary": 2,
                 "versions": [{"version": 2, "memories": 2000, "created": "2026-...Z"}]}],
      "master": {"key_id": "...", "provider": "file", "source": "...", "generation": 2,
-                "created": "2026-...Z", "age_days": 30, "rotation": null}}
+                "created": "2026-...Z", "age_days": 30, "costs": null, "rotation": null}}
 
 A version's ``memories`` is how many of the user's nodes (files and directories)
 have a part still sealed under it; destroyed versions are not listed. ``created``
 is null for keys made before memvault recorded it. ``rotation`` is null, or
 ``{"to_key_id": ..., "to_generation": ..., "due_to": "erase" | null}`` while a
-master-key rotation is under way or due.
+master-key rotation is under way or due. ``costs`` is a passphrase key's KDF and its
+costs (``{"kdf": "argon2id", "memory_kib": 65536, "iterations": 3, "lanes": 4}``),
+null for the other providers.
 """
 
 from __future__ import annotations
@@ -82,5 +84,13 @@ def _master_entry(
         "generation": generation,
         "created": created,
         "age_days": age,
+        "costs": _costs(record),
         "rotation": rotation,
     }
+
+
+def _costs(record: MasterRecord | None) -> dict[str, Any] | None:
+    """A passphrase key's KDF and costs (what it takes to guess it); None for the others."""
+    if record is None or record.provider != "passphrase":
+        return None
+    return {k: v for k, v in record.params.items() if k != "salt"}

@@ -4,6 +4,8 @@ nothing, when the passphrase, the KMS or its key is wrong."""
 from __future__ import annotations
 
 import contextlib
+import io
+import json
 import os
 import sqlite3
 import time
@@ -13,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from memvault import MasterKeyError, Vault
+from memvault.cli import main
 from memvault.keys import PASSPHRASE_FLOOR, PassphraseKey, ProviderOptions
 from tests.support.kms import Kms, free_port
 
@@ -206,3 +209,60 @@ def _meta(home: Path, key: str) -> bytes:
     with contextlib.closing(sqlite3.connect(home / "vault.db")) as db:
         (value,) = db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
     return bytes(value)
+
+
+def _cli(argv: list[str]) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = main(argv, out=out, err=err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_rotate_master_raises_the_passphrase_costs(
+    passphrase_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same passphrase under higher Argon2id costs: recorded, listed, and it opens."""
+    monkeypatch.setenv("MEMVAULT_PASSPHRASE", GOOD)
+    monkeypatch.setenv("MEMVAULT_NEW_PASSPHRASE", GOOD)
+    home = ["--home", str(passphrase_home)]
+    before = json.loads(_cli([*home, "keys", "list", "--json"])[1])["master"]["costs"]
+    assert before == {"kdf": "argon2id", "memory_kib": 19456, "iterations": 2, "lanes": 1}
+    code, _, err = _cli(
+        [*home, "keys", "rotate-master", "--kdf-memory", "24", "--kdf-iterations", "3"]
+    )
+    assert (code, err) == (0, "")
+    master = json.loads(_cli([*home, "keys", "list", "--json"])[1])["master"]
+    assert master["generation"] == 2
+    assert master["costs"] == {"kdf": "argon2id", "memory_kib": 24576, "iterations": 3, "lanes": 4}
+    with Vault.open(passphrase_home) as vault:
+        assert _read(vault) == "kept\n"
+
+
+def test_passphrase_costs_out_of_bounds_or_for_another_provider_are_refused(
+    passphrase_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Below the floor, or given for a key file: a usage error; nothing changes."""
+    monkeypatch.setenv("MEMVAULT_PASSPHRASE", GOOD)
+    monkeypatch.setenv("MEMVAULT_NEW_PASSPHRASE", GOOD)
+    before = _files(passphrase_home)
+    code, out, err = _cli(
+        ["--home", str(passphrase_home), "keys", "rotate-master", "--kdf-memory", "8"]
+    )
+    assert (code, out) == (2, "")
+    assert err == (
+        "memvault: error: passphrase cost out of bounds: argon2id memory_kib 8192 is below the "
+        "minimum 19456\nmemvault: hint: Argon2id takes 19 MiB to 4 GiB of memory, 2 to 64 "
+        "passes and 1 to 64 lanes (PASSPHRASE_FLOOR, PASSPHRASE_CEILING); nothing was changed\n"
+    )
+    assert _files(passphrase_home) == before
+    monkeypatch.delenv("MEMVAULT_MASTER_KEY", raising=False)
+    other = tmp_path / "file-home"
+    key = ["--master-key-file", str(tmp_path / "k" / "v.key")]
+    assert _cli(["--home", str(other), *key, "init"])[0] == 0
+    before = _files(other)
+    code, out, err = _cli(["--home", str(other), *key, "keys", "rotate-master", "--kdf-lanes", "8"])
+    assert (code, out) == (2, "")
+    assert err.startswith(
+        "memvault: error: passphrase costs were given, but the master key is kept by the "
+        "file provider\n"
+    )
+    assert _files(other) == before
