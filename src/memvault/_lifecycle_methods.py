@@ -107,12 +107,14 @@ class LifecycleMethods:
         return lifecycle.import_memories(self._parts(), where, user, self.runner, dry_run=dry_run)
 
     def export_memories(
-        self, user: str, out: str | os.PathLike[str], *, fmt: str = "json", force: bool = False
+        self, user: str, out: str | os.PathLike[str], *, fmt: str = "json", overwrite: bool = False
     ) -> lifecycle.ExportReport:
         """Write ``user``'s memories as stored to the new file ``out`` (``json`` or
         ``tar``), recorded as ``users.export``. See ``memvault users export``."""
         user = check_user(user)
-        return lifecycle.export_memories(self._parts(), user, Path(out), fmt=fmt, force=force)
+        return lifecycle.export_memories(
+            self._parts(), user, Path(out), fmt=fmt, overwrite=overwrite
+        )
 
     # -- retention and the users list
 

@@ -61,7 +61,7 @@ def add_export(users: Any) -> None:
     export.add_argument(
         "--format", choices=EXPORT_FORMATS, default="json", help="json (default) or tar"
     )
-    export.add_argument("--force", action="store_true", help="replace FILE if it exists")
+    export.add_argument("--overwrite", action="store_true", help="replace FILE if it exists")
     export.add_argument("--json", action="store_true", help="print a one-line JSON summary")
     export.set_defaults(run=_export)
 
@@ -122,7 +122,9 @@ def _line(result: FileResult) -> str:
 
 def _export(args: argparse.Namespace, options: dict[str, Any], out: IO[str], err: IO[str]) -> int:
     with Vault.open(**options) as vault:
-        report = vault.export_memories(args.user, args.out, fmt=args.format, force=args.force)
+        report = vault.export_memories(
+            args.user, args.out, fmt=args.format, overwrite=args.overwrite
+        )
     if args.json:
         print(json.dumps(report.to_json(), ensure_ascii=False), file=out)
         return EXIT_OK

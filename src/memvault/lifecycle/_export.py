@@ -85,16 +85,16 @@ class ExportReport:
 
 
 def export_memories(
-    parts: Parts, user: str, out: Path, *, fmt: str = "json", force: bool = False
+    parts: Parts, user: str, out: Path, *, fmt: str = "json", overwrite: bool = False
 ) -> ExportReport:
     """Write ``user``'s memories, as stored, to the new file ``out`` in ``fmt``
-    (``json`` or ``tar``); ``force`` replaces an existing file. Raises
+    (``json`` or ``tar``); ``overwrite`` replaces an existing file. Raises
     :class:`UsageError` for an unknown user or format, an existing ``out`` (without
-    ``force``) or one inside the vault's home, and records nothing then."""
+    ``overwrite``) or one inside the vault's home, and records nothing then."""
     if fmt not in EXPORT_FORMATS:
         raise UsageError(f"{clean_text(fmt)!r} is not an export format", hint="use json or tar")
     target = Path(os.path.abspath(out))
-    _check_target(parts.home, target, force)
+    _check_target(parts.home, target, overwrite)
     snapshot = read_snapshot(parts, user)
     now = datetime.now(UTC).replace(microsecond=0)
     exported = now.strftime("%Y-%m-%dT%H:%M:%SZ")
@@ -108,7 +108,7 @@ def export_memories(
         "directories": len(snapshot.directories),
     }
     parts.record(Event(EXPORT_RECORD, user=parts.user_key(user), details=details))
-    with _fs.new_file(target, mode=0o600, replace=force) as write:
+    with _fs.new_file(target, mode=0o600, replace=overwrite) as write:
         write(data)
     return ExportReport(
         user, target, fmt, exported, len(snapshot.files), len(snapshot.directories), len(data)
@@ -141,7 +141,7 @@ def read_snapshot(parts: Parts, user: str) -> Snapshot:
     return Snapshot(files, directories)
 
 
-def _check_target(home: Path, target: Path, force: bool) -> None:
+def _check_target(home: Path, target: Path, overwrite: bool) -> None:
     where = target.parent.resolve() / target.name
     home = home.resolve()
     if where == home or home in where.parents:
@@ -156,10 +156,10 @@ def _check_target(home: Path, target: Path, force: bool) -> None:
             f"{clean_text(str(target.parent))} does not exist",
             hint="create it first, or choose another place",
         )
-    if not force and os.path.lexists(target):
+    if not overwrite and os.path.lexists(target):
         raise UsageError(
             f"{clean_text(str(target))} already exists; it was left as it is",
-            hint="choose a new file name, or pass --force to replace it",
+            hint="choose a new file name, or pass --overwrite to replace it",
         )
 
 

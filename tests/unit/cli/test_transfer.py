@@ -140,7 +140,7 @@ def test_users_export_transcript(home: Path, tmp_path: Path) -> None:
     assert (code, out) == (2, "")
     assert err.splitlines() == [
         f"memvault: error: {out_file} already exists; it was left as it is",
-        "memvault: hint: choose a new file name, or pass --force to replace it",
+        "memvault: hint: choose a new file name, or pass --overwrite to replace it",
     ]
 
 

@@ -146,20 +146,20 @@ def test_a_failed_write_leaves_no_file(
     assert list(out.parent.iterdir()) == []
     out.write_text("the previous export\n")
     with pytest.raises(StorageError):
-        vault.export_memories("alice", out, force=True)
+        vault.export_memories("alice", out, overwrite=True)
     assert list(out.parent.iterdir()) == [out]
     assert out.read_text() == "the previous export\n"
 
 
-def test_an_existing_file_is_kept_unless_forced(vault: Vault, tmp_path: Path) -> None:
+def test_an_existing_file_is_kept_unless_overwrite_is_given(vault: Vault, tmp_path: Path) -> None:
     fill(vault)
     out = tmp_path / "alice.json"
     out.write_text("keep me")
     with pytest.raises(UsageError, match="already exists; it was left as it is") as caught:
         vault.export_memories("alice", out)
-    assert caught.value.hint == "choose a new file name, or pass --force to replace it"
+    assert caught.value.hint == "choose a new file name, or pass --overwrite to replace it"
     assert out.read_text() == "keep me"
-    vault.export_memories("alice", out, force=True)
+    vault.export_memories("alice", out, overwrite=True)
     assert json.loads(out.read_text())["user"] == "alice"
 
 
