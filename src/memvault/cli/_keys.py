@@ -135,7 +135,7 @@ def _rotate(args: argparse.Namespace, options: dict[str, Any], out: IO[str], err
             ],
             "seconds": round(seconds, 3),
         }
-        print(json.dumps(doc, ensure_ascii=False), file=out)
+        print(json.dumps(doc), file=out)
         return EXIT_OK
     memories = sum(r.memories for r in results)
     size = sum(r.bytes for r in results)
@@ -154,18 +154,31 @@ def _rotate_master(
     if args.new_master_key_file is not None and args.to not in (None, "file"):
         raise UsageError("--new-master-key-file goes with --to file")
     with Vault.open(**options) as vault:
+        opened_with = vault.key_source
         result = vault.rotate_master_key(new_provider_options(args))
     if args.json:
         print(json.dumps(vars_of(result)), file=out)
-    else:
+        return EXIT_OK
+    kept = f"{result.provider} {result.key_file}" if result.key_file else result.provider
+    print(
+        f"master key {result.from_key_id} (generation {result.from_generation}) replaced by "
+        f"{result.to_key_id} (generation {result.to_generation}, {kept}); "
+        f"{result.users} user(s) re-wrapped"
+        + (" — an interrupted rotation was finished" if result.resumed else ""),
+        file=out,
+    )
+    print_moved_key(result, opened_with, out)
+    return EXIT_OK
+
+
+def print_moved_key(result: Any, opened_with: str, out: IO[str]) -> None:
+    """Tell the operator how to open the vault from now on, when the key file moved."""
+    if result.key_file is not None and result.key_file != opened_with:
         print(
-            f"master key {result.from_key_id} (generation {result.from_generation}) replaced by "
-            f"{result.to_key_id} (generation {result.to_generation}, {result.provider}); "
-            f"{result.users} user(s) re-wrapped"
-            + (" — an interrupted rotation was finished" if result.resumed else ""),
+            f"the master key is now in {result.key_file}: give --master-key-file "
+            f"{result.key_file} (or $MEMVAULT_MASTER_KEY_FILE) from now on",
             file=out,
         )
-    return EXIT_OK
 
 
 def vars_of(result: Any) -> dict[str, Any]:
@@ -176,7 +189,7 @@ def _list(args: argparse.Namespace, options: dict[str, Any], out: IO[str], err: 
     with Vault.open(**options) as vault:
         doc = vault.key_report()
     if args.json:
-        print(json.dumps(doc, ensure_ascii=False), file=out)
+        print(json.dumps(doc), file=out)
         return EXIT_OK
     _render(doc, out)
     return EXIT_OK

@@ -60,7 +60,7 @@ def erase_user(
     memories = _delete(parts, found[0], pseudonym)
     users = _master.rewrap_all(parts, progress)
     rotation = _master.commit(parts, record, users=users, resumed=resumed, reason="erase")
-    _master.settle(parts, new_provider, record)
+    rotation = _master.settle(parts, new_provider, record, rotation)
     return Erasure(pseudonym, memories, rotation, False)
 
 

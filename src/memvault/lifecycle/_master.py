@@ -24,6 +24,7 @@ A re-run finds a rotation under way (step 1 recorded) and finishes it.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -56,6 +57,7 @@ class MasterRotation:
     users: int
     resumed: bool
     reason: str
+    key_file: str | None = None  # where the new key is kept, when in a key file
 
 
 def pending_rotation(parts: Parts) -> MasterRecord | None:
@@ -241,13 +243,18 @@ def _retires(old: KeyProvider | None, new: KeyProvider, old_key_id: str) -> dict
     return {"file": old.describe(), "key_id": old_key_id}
 
 
-def settle(parts: Parts, new_provider: NewProvider, record: MasterRecord) -> None:
+def settle(
+    parts: Parts, new_provider: NewProvider, record: MasterRecord, result: MasterRotation
+) -> MasterRotation:
     """After the commit: the new key becomes the one its provider keeps, and a key file
     that kept the old key elsewhere is removed (an open does both if this is cut short).
-    Only key files have anything to do here."""
+    Only key files have anything to do here; ``result`` names the new key's file then."""
     if record.provider == "file":
-        new_provider("file").settle(parts.master.vault_id)
+        provider = new_provider("file")
+        provider.settle(parts.master.vault_id)
+        result = dataclasses.replace(result, key_file=provider.describe())
     keys.retire_key_file(record.retires, parts.master.vault_id)
+    return result
 
 
 def rotate_master(
@@ -265,5 +272,4 @@ def rotate_master(
     record, resumed = begin(parts, new_provider)
     users = rewrap_all(parts, progress)
     result = commit(parts, record, users=users, resumed=resumed, reason=reason)
-    settle(parts, new_provider, record)
-    return result
+    return settle(parts, new_provider, record, result)

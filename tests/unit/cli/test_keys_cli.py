@@ -360,8 +360,8 @@ def test_rotate_master_replaces_the_key_file(two_users: Path, tmp_path: Path) ->
     new_id = _fingerprint(key_file)
     assert new_id != old_id and key_file.read_text() != old_text
     assert out == (
-        f"master key {old_id} (generation 1) replaced by {new_id} (generation 2, file); "
-        "2 user(s) re-wrapped\n"
+        f"master key {old_id} (generation 1) replaced by {new_id} (generation 2, file "
+        f"{key_file}); 2 user(s) re-wrapped\n"
     )
     assert sorted(key_file.parent.iterdir()) == [key_file]  # no <file>.next left behind
     old_copy = tmp_path / "old.key"
@@ -393,6 +393,7 @@ def test_rotate_master_json(two_users: Path) -> None:
         "users": 2,
         "resumed": False,
         "reason": "rotate",
+        "key_file": str(_key_file(two_users)),
     }
 
 
@@ -407,7 +408,9 @@ def test_rotate_master_can_move_the_key_to_another_file(two_users: Path, tmp_pat
     )
     assert (code, err) == (0, "")
     assert out.endswith(
-        f" {_fingerprint(target, key_file.stem)} (generation 2, file); 2 user(s) re-wrapped\n"
+        f" {_fingerprint(target, key_file.stem)} (generation 2, file {target}); 2 user(s) "
+        f"re-wrapped\nthe master key is now in {target}: give --master-key-file {target} "
+        "(or $MEMVAULT_MASTER_KEY_FILE) from now on\n"
     )
     assert not key_file.exists() and stat.S_IMODE(target.stat().st_mode) == 0o600
     doc = _key_list(two_users, "--master-key-file", str(target))
