@@ -48,7 +48,11 @@ class Redactor:
         allow_patterns: Sequence[str] = (),
     ) -> None:
         self._rules = list(rules)
-        self._compiled = [_compile(configured.rule) for configured in self._rules]
+        # Each rule's own pattern is compiled when the first pass first lets it run:
+        # most texts wake a handful of the rules, and compiling all of them would cost
+        # a new process most of a second. Every pattern is valid RE2 already: built-in
+        # ones are tested, custom ones checked when the policy is read.
+        self._compiled: list[tuple[_re2.Matcher, int] | None] = [None] * len(self._rules)
         by_keywords: list[int] = []
         needs_words: list[int] = []
         by_pattern: dict[str, list[int]] = {}
@@ -133,7 +137,10 @@ class Redactor:
         """What one rule finds in the text, each with its rank for :func:`resolve`."""
         configured = self._rules[index]
         rule = configured.rule
-        match, group = self._compiled[index]
+        compiled = self._compiled[index]
+        if compiled is None:  # two threads may both compile it: the results are alike
+            compiled = self._compiled[index] = _compile(rule)
+        match, group = compiled
         blanked = bytearray(data) if rule.overlapping else None
         haystack = data if blanked is None else blanked
         found: list[Ranked] = []
