@@ -15,7 +15,6 @@ so operator commands such as ``memvault audit verify`` start without it.
 
 from __future__ import annotations
 
-from importlib import metadata as _metadata
 from typing import TYPE_CHECKING, Any
 
 from ._vault import Vault
@@ -38,11 +37,6 @@ from .errors import (
 if TYPE_CHECKING:
     from .tool import MemoryTool
 
-try:
-    __version__ = _metadata.version("memvault")
-except _metadata.PackageNotFoundError:  # pragma: no cover - run from a source tree
-    __version__ = "0+unknown"
-
 __all__ = [
     "AuditError",
     "BlockedError",
@@ -64,6 +58,17 @@ __all__ = [
 
 
 def __getattr__(name: str) -> Any:
+    # The version is read from the installed metadata on first use: importing
+    # importlib.metadata and scanning the distributions costs a new process ~50 ms.
+    if name == "__version__":
+        from importlib import metadata
+
+        try:
+            version = metadata.version("memvault")
+        except metadata.PackageNotFoundError:  # pragma: no cover - run from a source tree
+            version = "0+unknown"
+        globals()["__version__"] = version
+        return version
     # The SDK adapter is imported on first use only (importing the SDK takes about a second).
     if name == "MemoryTool":
         from .tool import MemoryTool
