@@ -18,7 +18,6 @@ import pytest
 from memvault import Vault
 from memvault import lifecycle as lc
 from memvault.keys import KeyFile
-from memvault.lifecycle import _master
 
 TEXT = "a note that must outlive every rotation\n"
 
@@ -40,13 +39,13 @@ def key_file(tmp_path: Path, home: Path) -> Path:
     return key_file
 
 
-def _committed_not_settled(vault: Vault) -> tuple[lc.Parts, Any]:
+def _committed_not_settled(vault: Vault) -> lc.Parts:
     """A master-key rotation run up to its commit: the new key still in ``<file>.next``."""
     parts = vault._parts()
     record, _ = lc.begin(parts, vault._new_provider(None))
     users = lc.rewrap_all(parts)
     lc.commit(parts, record, users=users, resumed=False, reason="rotate")
-    return parts, record
+    return parts
 
 
 def _reads_back(vault: Vault) -> None:
@@ -63,12 +62,12 @@ def test_an_open_settling_beside_the_rotating_process_does_not_fail(
     done (settling is idempotent) instead of failing on the missing file."""
     rotator = Vault.open(home, master_key_file=key_file)
     try:
-        parts, record = _committed_not_settled(rotator)
+        _committed_not_settled(rotator)
         real_replace = os.replace
 
         def replace(src: Any, dst: Any, *args: Any, **kwargs: Any) -> None:
             monkeypatch.setattr(os, "replace", real_replace)
-            _master.settle(parts, rotator._new_provider(None), record)  # the rotating process
+            KeyFile(key_file).settle(rotator.vault_id)  # the rotating process
             real_replace(src, dst, *args, **kwargs)
 
         monkeypatch.setattr(os, "replace", replace)
@@ -98,13 +97,13 @@ def test_an_open_settling_late_never_moves_the_next_rotations_key(
     its key file, and every memory reads back."""
     rotator = Vault.open(home, master_key_file=key_file)
     try:
-        parts, record = _committed_not_settled(rotator)
+        parts = _committed_not_settled(rotator)
         real_keys = KeyFile.keys
 
         def keys(self: KeyFile, vault_id: str, params: Any) -> list[Any]:
             found = real_keys(self, vault_id, params)
             monkeypatch.setattr(KeyFile, "keys", real_keys)
-            _master.settle(parts, rotator._new_provider(None), record)  # the rotating process
+            KeyFile(key_file).settle(rotator.vault_id)  # the rotating process
             lc.begin(parts, rotator._new_provider(None))  # ... starts the next rotation
             return found
 
