@@ -173,6 +173,8 @@ class KeyFile:
                 os.replace(self.next_path, self.path)
                 _fs.fsync_dir(self.path.parent)
             except OSError as exc:
+                if isinstance(exc, FileNotFoundError) and self.path.exists():
+                    return  # another process (the rotating one, or an open) moved it first
                 raise MasterKeyError(
                     f"cannot move the new master key into {self.path}: {_fs.reason(exc)}",
                     hint=f"the vault now uses the key in {self.next_path}; rename it to "
