@@ -80,14 +80,6 @@ def test_an_open_settling_beside_the_rotating_process_does_not_fail(
         _reads_back(vault)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="an open that settles a committed master-key rotation moves whatever "
-    "<file>.next holds when it gets there: if the rotating process has settled and begun "
-    "the next rotation meanwhile, that is the next, uncommitted key; the current key is "
-    "then in no file, and once the rotating process dies before its commit the vault "
-    "does not open (MasterKeyError: the key does not open the vault)",
-)
 def test_an_open_settling_late_never_moves_the_next_rotations_key(
     home: Path, key_file: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
