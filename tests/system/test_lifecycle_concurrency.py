@@ -279,22 +279,16 @@ def test_an_agent_working_during_master_key_rotations_sees_no_errors(
         assert vault.key_report()["master"]["generation"] == run["done"][-1]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="an agent's write waits for the whole rotation, not at most one batch as the "
-    "README says: the operator takes the write lock again as soon as it commits a batch, "
-    "while the agent's SQLite busy handler sleeps (1 to 100 ms between tries); a rotation "
-    "longer than the 30 s busy timeout makes the agent's write fail",
-)
 def test_an_agent_write_waits_at_most_about_one_batch_of_a_rotation(
     seed: tuple[Path, Path], tmp_path: Path
 ) -> None:
     """README: during `keys rotate` agents keep working, their commands waiting at most one
     batch. Batches of 4 nodes take milliseconds: no command of the agent that starts
-    during the rotation may take a quarter of a second."""
+    during the rotation may wait for a third of it (starved, it waits for all of it)."""
     _, _, work, run = _race(seed, tmp_path, "user", batch=4)
     if run["ended"] - run["began"] < 0.75:
         pytest.skip("the rotation was too short to tell a wait for one batch from one for all")
     waits = [end - start for start, end in work["times"] if run["began"] < start < run["ended"]]
     assert waits, "no command of the agent started during the rotation"
-    assert max(waits) < 0.25, f"a command waited {max(waits):.2f} s"
+    rotation = run["ended"] - run["began"]
+    assert max(waits) < rotation / 3, f"a command waited {max(waits):.2f} s of {rotation:.2f} s"

@@ -225,7 +225,7 @@ def _read(vault: Vault, user: str, texts: dict[str, str]) -> None:
     """The user's memories are exactly ``texts``: all of them read in one export (the
     tool's own decryption and checks, in one snapshot), and a sample through the tool."""
     out = vault.home.parent / "export.json"
-    vault.export_memories(user, out, force=True)
+    vault.export_memories(user, out, overwrite=True)
     document = json.loads(out.read_text(encoding="utf-8"))
     assert {m["path"]: m["text"] for m in document["memories"]} == texts, user
     runner = vault.runner(user)

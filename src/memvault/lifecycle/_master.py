@@ -140,6 +140,7 @@ def rewrap_all(parts: Parts, progress: UserProgress | None = None) -> int:
             count = sum(_rewrap(parts, row) for row in rows)
         if not rows:
             return done
+        parts.store.pause_for_writers()
         after = rows[-1].id
         done += count
         if progress is not None:

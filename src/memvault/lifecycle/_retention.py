@@ -240,6 +240,7 @@ def _expire_user(parts: Parts, account: _Account, report: Expiry) -> None:
         return
     removed: list[Found] = []
     for entry, _ in idle:
+        parts.store.pause_for_writers()
         done = _expire_one(parts, account, entry, report)
         if done is None:
             report.kept += 1
@@ -248,6 +249,7 @@ def _expire_user(parts: Parts, account: _Account, report: Expiry) -> None:
             removed += [Found(account.name, _path(d)) for d in done[1]]
     report.directories += sorted(removed, key=lambda d: d.path)
     for batch in _batches(unknown, STAMP_BATCH):
+        parts.store.pause_for_writers()
         with parts.lock, tree.transaction(write=True):
             for entry in batch:
                 if tree.touch(entry.node.id, entry.node.fid):

@@ -120,6 +120,7 @@ def _reseal_all(
                     break
         if not rows:
             return memories, size
+        parts.store.pause_for_writers()
         memories, size = memories + count, size + nbytes
         if progress is not None:
             progress(count, nbytes)

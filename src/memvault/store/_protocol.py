@@ -83,6 +83,11 @@ class Store(Protocol):
         """One command, applied whole or not at all; ``action`` names it in errors."""
         ...
 
+    def pause_for_writers(self) -> None:
+        """Between the batches of a long job (a key rotation, an expiry): give a command
+        waiting to write the chance to take the lock before the next batch."""
+        ...
+
     def savepoint(self) -> AbstractContextManager[None]:
         """A nested step inside the current transaction, undone alone if it raises."""
         ...

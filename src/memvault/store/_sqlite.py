@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
@@ -30,6 +31,12 @@ from ._sqlite_rows import _BUSY_SECONDS
 from ._sqlite_tree import TreeRows
 from ._wal import enter_wal, purge_wal
 
+# How often a write waiting for the lock tries again, and how long a batch job pauses
+# between batches: several tries fit in one pause.
+_POLL_SECONDS = 0.0005
+_WRITER_GAP_SECONDS = 0.002
+_WORK_BETWEEN_PAUSES = 0.01
+
 
 class SqliteStore(TreeRows, AuditRows, KeyRows, RetentionRows):
     """A connection to one vault's SQLite database."""
@@ -37,6 +44,7 @@ class SqliteStore(TreeRows, AuditRows, KeyRows, RetentionRows):
     def __init__(self, path: Path, *, durability: Durability = "full") -> None:
         self.path = path
         self._deleted = False  # the open transaction deleted memories (see _purge_wal)
+        self._paused = 0.0  # when a batch job last paused for other writers
         try:
             # SQLite creates the -wal and -shm files with the database's mode.
             fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
@@ -80,7 +88,10 @@ class SqliteStore(TreeRows, AuditRows, KeyRows, RetentionRows):
     def transaction(self, *, write: bool, action: str = "running a command") -> Iterator[None]:
         """One command, applied whole or not at all."""
         try:
-            self._db.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+            if write:
+                self._begin_write()
+            else:
+                self._db.execute("BEGIN")
         except sqlite3.Error as exc:
             raise _storage_error(exc, action) from None
         try:
@@ -100,6 +111,43 @@ class SqliteStore(TreeRows, AuditRows, KeyRows, RetentionRows):
         if self._deleted:
             self._deleted = False
             purge_wal(self._db, _BUSY_SECONDS)
+
+    def _begin_write(self) -> None:
+        """``BEGIN IMMEDIATE``, trying again every :data:`_POLL_SECONDS` while another
+        connection writes, for up to the busy timeout.
+
+        SQLite's own busy handler sleeps up to 100 ms between tries: a process that
+        commits and begins again at once (a key rotation's batches) would starve a
+        command waiting that way. Polled finely, a waiting command takes the lock in
+        the pause a batch makes (:meth:`pause_for_writers`)."""
+        db = self._db
+        db.execute("PRAGMA busy_timeout = 0")
+        try:
+            deadline = None
+            while True:
+                try:
+                    db.execute("BEGIN IMMEDIATE")
+                    return
+                except sqlite3.OperationalError as exc:
+                    if exc.sqlite_errorcode != sqlite3.SQLITE_BUSY:
+                        raise
+                    now = time.monotonic()
+                    if deadline is None:
+                        deadline = now + _BUSY_SECONDS
+                    elif now > deadline:
+                        raise
+                time.sleep(_POLL_SECONDS)
+        finally:
+            db.execute(f"PRAGMA busy_timeout = {int(_BUSY_SECONDS * 1000)}")
+
+    def pause_for_writers(self) -> None:
+        """Between the batches of a long job: once the job has worked for a while since
+        its last pause, pause long enough for a command waiting to write (in another
+        process or thread) to take the lock before the next batch does."""
+        now = time.monotonic()
+        if now - self._paused >= _WORK_BETWEEN_PAUSES:
+            time.sleep(_WRITER_GAP_SECONDS)
+            self._paused = time.monotonic()
 
     @contextmanager
     def savepoint(self) -> Iterator[None]:
