@@ -55,12 +55,15 @@ def erase_user(
                 hint="`memvault users list` shows the users (ids are compared in NFC)",
             )
         rotation = _master.rotate_master(parts, new_provider, reason="erase", progress=progress)
+        parts.store.purge_wal()
         return Erasure(pseudonym, 0, rotation, True)
     record, resumed = _master.begin(parts, new_provider)
     memories = _delete(parts, found[0], pseudonym)
+    parts.store.purge_wal()
     users = _master.rewrap_all(parts, progress)
     rotation = _master.commit(parts, record, users=users, resumed=resumed, reason="erase")
     rotation = _master.settle(parts, new_provider, record, rotation)
+    parts.store.purge_wal()  # the re-wrapped keys' older versions, too
     return Erasure(pseudonym, memories, rotation, False)
 
 

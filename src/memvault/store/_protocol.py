@@ -83,6 +83,11 @@ class Store(Protocol):
         """One command, applied whole or not at all; ``action`` names it in errors."""
         ...
 
+    def purge_wal(self) -> None:
+        """Outside any transaction: checkpoint the write-ahead log now (best effort, waiting
+        for nobody), so that no copy of rows just deleted stays in it."""
+        ...
+
     def pause_for_writers(self) -> None:
         """Between the batches of a long job (a key rotation, an expiry): give a command
         waiting to write the chance to take the lock before the next batch."""

@@ -18,6 +18,7 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 
 from ..errors import IntegrityError, StorageError
+from ._checkpoint import Checkpointer
 from ._errors import DAMAGED_HINT as _DAMAGED_HINT
 from ._errors import blob as _blob
 from ._errors import integer as _int
@@ -56,7 +57,12 @@ class SqliteStore(TreeRows, AuditRows, KeyRows, RetentionRows):
             mode = enter_wal(self._db, _BUSY_SECONDS)
             if mode != "wal":
                 raise StorageError(f"the vault database could not switch to WAL mode ({mode})")
-            self._db.execute(f"PRAGMA synchronous = {'FULL' if durability == 'full' else 'NORMAL'}")
+            synchronous = "FULL" if durability == "full" else "NORMAL"
+            self._db.execute(f"PRAGMA synchronous = {synchronous}")
+            # Checkpoints are taken by the store's own thread, never on a command's commit.
+            self._db.execute("PRAGMA wal_autocheckpoint = 0")
+            self._checkpointer = Checkpointer(path, synchronous)
+            purge_wal(self._db, _BUSY_SECONDS)  # a delete's, if a process died before it
             self._db.execute("PRAGMA foreign_keys = ON")
             # Deleted ciphertexts and wrapped keys are overwritten, not just unlinked.
             self._db.execute("PRAGMA secure_delete = ON")
@@ -80,7 +86,13 @@ class SqliteStore(TreeRows, AuditRows, KeyRows, RetentionRows):
                 db.close()
 
     def close(self) -> None:
-        self._db.close()
+        self._checkpointer.close()
+        self._db.close()  # the last connection to close checkpoints and removes the WAL
+
+    def purge_wal(self) -> None:
+        """Checkpoint the WAL now, outside any transaction, waiting for nobody: after an
+        erasure, so that no copy of what it deleted stays in the log's older frames."""
+        purge_wal(self._db, _BUSY_SECONDS)
 
     # -- transactions -------------------------------------------------------
 
@@ -108,9 +120,8 @@ class SqliteStore(TreeRows, AuditRows, KeyRows, RetentionRows):
             with suppress(sqlite3.Error):
                 self._db.execute("ROLLBACK")
             raise _storage_error(exc, action) from None
-        if self._deleted:
-            self._deleted = False
-            purge_wal(self._db, _BUSY_SECONDS)
+        deleted, self._deleted = self._deleted, False
+        self._checkpointer.committed(deleted=deleted)
 
     def _begin_write(self) -> None:
         """``BEGIN IMMEDIATE``, trying again every :data:`_POLL_SECONDS` while another
