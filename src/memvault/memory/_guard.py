@@ -50,6 +50,8 @@ MAX_NAME_BYTES = 255
 MAX_DEPTH = 32
 
 # %XX, and the IIS form %uXXXX.
+# Printable ASCII (and space): no character of it is refused or looks like '.' or '/'.
+_PRINTABLE_ASCII = re.compile(r"[ -~]*")
 _PERCENT_ESCAPE = re.compile(r"%(?:[0-9A-Fa-f]{2}|[Uu][0-9A-Fa-f]{4})")
 # Slash, backslash and dot look-alikes that NFKC leaves alone (or folds to another
 # look-alike), and the combining overlays that draw a slash over any character.
@@ -113,13 +115,17 @@ def _describe(ch: str) -> str:
 
 def _check_characters(text: str) -> None:
     """Refuse ``text`` (the path as sent, or its NFC form) for what it contains."""
-    for ch in text:
-        if unicodedata.category(ch) in REFUSED_CATEGORIES or ch in _BLANKS:
-            raise _Refused(f"it contains the control or invisible character {_describe(ch)}")
+    plain = _PRINTABLE_ASCII.fullmatch(text) is not None  # no control, blank or look-alike
+    if not plain:
+        for ch in text:
+            if unicodedata.category(ch) in REFUSED_CATEGORIES or ch in _BLANKS:
+                raise _Refused(f"it contains the control or invisible character {_describe(ch)}")
     if "\\" in text:
         raise _Refused("it contains a backslash")
     if _PERCENT_ESCAPE.search(text):
         raise _Refused("it contains a percent-encoded sequence (paths are never URL-decoded)")
+    if plain:
+        return
     previous = ""
     for ch in text:
         if ord(ch) >= 128 and _lookalike(ch, previous):
@@ -141,6 +147,9 @@ def _check_name(segment: str) -> None:
         raise _Refused("it contains an empty segment ('//')")
     if segment.strip(".") == "":
         raise _Refused(f"it contains a '{show(segment, 8)}' segment")
+    if _PRINTABLE_ASCII.fullmatch(segment):
+        _check_ascii_name(segment)
+        return
     if all(ch == "." or ch in _DOT_DIGITS for ch in segment):
         dots = "." * len(segment)
         raise _Refused(
@@ -156,6 +165,19 @@ def _check_name(segment: str) -> None:
     size = len(segment.encode())
     if size > MAX_NAME_BYTES:
         raise _Refused(f"a name in it is {size} bytes long; the limit is {MAX_NAME_BYTES}")
+
+
+def _check_ascii_name(segment: str) -> None:
+    """:func:`_check_name`'s remaining checks for a name of printable ASCII, where the
+    one invisible character is the space."""
+    if segment.strip(" ") == "":
+        raise _Refused("a name in it is blank or made only of invisible characters")
+    if segment[0] == " " or segment[-1] == " ":
+        raise _Refused(
+            f"a name in it begins or ends with the space or invisible character {_describe(' ')}"
+        )
+    if len(segment) > MAX_NAME_BYTES:
+        raise _Refused(f"a name in it is {len(segment)} bytes long; the limit is {MAX_NAME_BYTES}")
 
 
 def _edge(segment: str) -> str | None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import posixpath
+import re
 import unicodedata
 import urllib.parse
 from pathlib import Path
@@ -499,6 +500,36 @@ def test_parse_refuses_or_returns_canonical_parts(text: str) -> None:
 def _inside(text: str) -> bool:
     normal = posixpath.normpath(text)
     return normal == "/memories" or normal.startswith("/memories/")
+
+
+ASCII_PATHS = st.one_of(
+    PATHS,
+    st.lists(st.text(st.sampled_from(" ..-_aZ0~%"), max_size=6), max_size=4).map(
+        lambda names: "/memories/" + "/".join(names)
+    ),
+    st.text(st.characters(min_codepoint=0, max_codepoint=127), max_size=40).map(
+        lambda tail: "/memories/" + tail
+    ),
+)
+
+
+def _outcome(text: str) -> MemoryPath | str:
+    try:
+        return parse_path(text)
+    except PathError as exc:
+        return str(exc)
+
+
+@settings(max_examples=400, deadline=None)
+@given(ASCII_PATHS)
+def test_the_printable_ascii_shortcut_decides_as_the_full_checks(text: str) -> None:
+    """Names of printable ASCII skip the per-character checks: the same paths are accepted,
+    split the same, and refused with the same message as with every check run."""
+    fast = _outcome(text)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr("memvault.memory._guard._PRINTABLE_ASCII", re.compile(r"(?!)"))
+        full = _outcome(text)
+    assert fast == full
 
 
 @settings(max_examples=300, deadline=None)
