@@ -78,7 +78,10 @@ class ForwardSecure(LogFiles):
                 if isinstance(error, AuditError)
                 else AuditError(error.message, hint=error.hint)
             )
-        forward, since, path = self._forward, self._forward_since, self._forward_path
+        forward, since = self._forward, self._forward_since
+        if forward is None and since is None:
+            return None  # forward security off: the common case, kept cheap
+        path = self._forward_path
         if forward is None:
             if since is not None:
                 raise AuditError(

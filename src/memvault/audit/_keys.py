@@ -118,6 +118,9 @@ def next_forward_key(key: Key, segment: int) -> Key:
     return _crypto.derive(key, f"{L.KDF_AUDIT_FORWARD_PREFIX}{segment}")
 
 
+_encode_paths = json.JSONEncoder(ensure_ascii=False).encode  # built once, not per record
+
+
 class UserAuditKey:
     """One user's audit key: seals the paths in their records and keys the digests.
 
@@ -141,7 +144,7 @@ class UserAuditKey:
     def seal_paths(self, paths: list[str]) -> str | None:
         if self._paths is None:
             return None
-        plain = json.dumps(paths, ensure_ascii=False).encode()
+        plain = _encode_paths(paths).encode()
         blob = self._paths.seal(plain, _crypto.context(L.AAD_AUDIT_PATHS, self.pseudonym))
         return base64.b64encode(blob).decode()
 
