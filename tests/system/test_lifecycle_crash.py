@@ -123,6 +123,7 @@ def install_kill_point(point):
 
 def job_run(job):
     _rotate.BATCH_NODES = job["batch"]
+    _rotate.BATCH_SECONDS = 3600.0  # batches of exactly BATCH_NODES, so kill points count them
     _master.BATCH_USERS = job["batch_users"]
     with Vault.open(job["home"], master_key_file=job["key_file"],
                     durability=job["durability"]) as v:

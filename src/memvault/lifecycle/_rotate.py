@@ -5,8 +5,9 @@ A rotation is three kinds of store transaction, each safe to interrupt:
 1. **start**: a new data-key version is added and made the user's primary, so
    every write from then on seals under it (older versions still open what
    they sealed, and names are found under the token of either key);
-2. **batches** of at most :data:`BATCH_NODES` nodes or :data:`BATCH_BYTES` of
-   text: each node's metadata, text and last-used day re-sealed, its look-up
+2. **batches** of at most :data:`BATCH_NODES` nodes, :data:`BATCH_BYTES` of text or
+   :data:`BATCH_SECONDS` of work: each node's metadata, text and last-used day
+   re-sealed, its look-up
    token re-made. Agents' commands queue on the store's write lock for at most
    one batch, and read a consistent snapshot throughout;
 3. **finish**: once no ciphertext of the user is under an older version (read
@@ -19,6 +20,7 @@ A user with more than one data-key version has a rotation under way: a re-run
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -28,8 +30,12 @@ from ..errors import IntegrityError, UsageError
 from ..memory import Tree, accounts
 from ._parts import Parts, operator
 
-BATCH_NODES = 256
+BATCH_NODES = 64
 BATCH_BYTES = 4 << 20
+# A batch holds the write lock about as long as an agent's command takes, so that a
+# command arriving meanwhile waits about that long at most (the store then pauses
+# for waiting writers between batches).
+BATCH_SECONDS = 0.0015
 
 # Called after each batch with the memories and bytes it re-sealed.
 Progress = Callable[[int, int], None]
@@ -112,11 +118,12 @@ def _reseal_all(
         with parts.lock, tree.transaction(write=True):
             rows = parts.store.stale_nodes(user_id, version, after, BATCH_NODES)
             count = nbytes = 0
+            began = time.monotonic()
             for row in rows:
                 nbytes += tree.reseal(row)
                 count += 1
                 after = row.id
-                if nbytes >= BATCH_BYTES:
+                if nbytes >= BATCH_BYTES or time.monotonic() - began >= BATCH_SECONDS:
                     break
         if not rows:
             return memories, size

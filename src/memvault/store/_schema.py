@@ -47,6 +47,8 @@ CREATE TABLE IF NOT EXISTS nodes (
     touched     BLOB,                         -- sealed: the day it was last read or written
     UNIQUE (user_id, parent_id, lookup)
 );
+-- A user's nodes in id order: key rotation walks them in batches from a cursor.
+CREATE INDEX IF NOT EXISTS nodes_by_user ON nodes(user_id);
 CREATE TABLE IF NOT EXISTS contents (
     node_id INTEGER PRIMARY KEY REFERENCES nodes(id) ON DELETE CASCADE,
     blob    BLOB NOT NULL                     -- the file text, sealed

@@ -35,8 +35,8 @@ from ._wal import enter_wal, purge_wal
 # How often a write waiting for the lock tries again, and how long a batch job pauses
 # between batches: several tries fit in one pause.
 _POLL_SECONDS = 0.0005
-_WRITER_GAP_SECONDS = 0.002
-_WORK_BETWEEN_PAUSES = 0.01
+_WRITER_GAP_SECONDS = 0.001
+_WORK_BETWEEN_PAUSES = 0.0015
 
 
 class SqliteStore(TreeRows, AuditRows, KeyRows, RetentionRows):
