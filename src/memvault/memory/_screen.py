@@ -16,7 +16,9 @@ guess.
 
 Nothing here keeps model input beyond the call that brought it: a cache of
 rendered paths would hold names (and whatever secrets they carry) in memory
-for the life of the process.
+for the life of the process. The one thing kept is which paths were scanned
+clean, as HMACs under a key drawn for this screen (a path is scanned once, not
+at every command that names it); a path with a finding is scanned every time.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ import unicodedata
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from .. import _crypto
 from .._log import log
 from .._text import show
 from ..errors import CommandError, RedactionError, VaultError
@@ -37,6 +40,7 @@ FAILED = (
     "Error: The redaction filter could not check this input, so nothing was stored. "
     "Try again; if it keeps failing, tell the operator."
 )
+_CLEAN_PATHS = 4096  # digests of clean paths kept at most (32 bytes each)
 SHOWN_PATH = 120  # characters of a refused path a message shows
 SHOWN_NAME = 40  # characters of an unknown command's name a message shows
 # Each pass puts a marker where a finding was; a marker is never a finding, so real
@@ -63,6 +67,9 @@ class Screen:
 
     def __init__(self, redactor: Redactor) -> None:
         self.redactor = redactor
+        # Keyed digests of paths (as sent, and in NFC) the filter found nothing in.
+        self._clean_mac = _crypto.mac_function(_crypto.new_key())
+        self._clean: set[bytes] = set()
         # For one command run ahead of its write lock: every scan it made (see ahead()).
         self._memo: dict[tuple[str, str], Redacted | list[Finding] | VaultError] | None = None
 
@@ -131,12 +138,19 @@ class Screen:
             return parse_path(raw, field)  # the guard refuses it, naming only its type
         if not _encodes(raw):  # an unpaired surrogate: the guard refuses it
             return parse_path(raw, field, echo=self._echo_path)
+        digest = self._clean_mac(raw.encode())
+        if digest in self._clean:
+            return parse_path(raw, field, echo=self._echo_path)
         source, found = raw, self._scan(raw)
         canonical = unicodedata.normalize("NFC", raw)
         if canonical != raw:
             in_canonical = self._scan(canonical)
             if in_canonical:
                 source, found = canonical, found + in_canonical
+        if not found:
+            if len(self._clean) >= _CLEAN_PATHS:
+                self._clean.clear()
+            self._clean.add(digest)
         if not found:
             return parse_path(raw, field, echo=self._echo_path)
         if refuse:
