@@ -301,11 +301,10 @@ def agent_steps(i: int, memories: int, tag: str) -> Iterator[tuple[str, str, dic
 
 
 class TimedBegin:
-    """The agent's store connection with its waits for the write lock timed: the time
-    spent in ``BEGIN IMMEDIATE``, where SQLite's busy handler sleeps and retries while
-    another connection holds the lock; and the time of the WAL checkpoint the store
-    runs after a commit that deleted memories (``purge_wal``). For diagnosis;
-    everything else is passed on.
+    """The agent's store connection, for diagnosis: the time of any WAL checkpoint run
+    on it (the store's checkpoint thread has a connection of its own, so a command
+    should run none). Its waits for the write lock are timed around the store's
+    ``_begin_write``, which polls the lock (agent_main). Everything else is passed on.
 
     With ``retry_us``, the handler is replaced for that statement by a retry every
     ``retry_us`` microseconds (up to the store's busy timeout): what the agent's
@@ -325,13 +324,9 @@ class TimedBegin:
                 return self._db.execute(sql, *args)
             finally:
                 self.purged_ns += time.perf_counter_ns() - start
-        if sql != "BEGIN IMMEDIATE":
-            return self._db.execute(sql, *args)
-        start = time.perf_counter_ns()
-        try:
-            return self._retrying(sql) if self.retry else self._db.execute(sql, *args)
-        finally:
-            self.waited_ns += time.perf_counter_ns() - start
+        if sql != "BEGIN IMMEDIATE" or not self.retry:
+            return self._db.execute(sql, *args)  # the store's own wait is timed around it
+        return self._retrying(sql)
 
     def _retrying(self, sql: str) -> sqlite3.Cursor:
         timeout_ms = self._db.execute("PRAGMA busy_timeout").fetchone()[0]
@@ -365,6 +360,16 @@ def agent_main(
     with Vault.open(home, durability=mode) as vault:
         store: Any = vault._store  # the bench times the agent's own connection
         timed = store._db = TimedBegin(store._db, retry_us)
+        real_begin = store._begin_write
+
+        def begin_write() -> None:  # the whole wait for the lock, the store's polling too
+            start = time.perf_counter_ns()
+            try:
+                real_begin()
+            finally:
+                timed.waited_ns += time.perf_counter_ns() - start
+
+        store._begin_write = begin_write
         tools = {user: vault.memory_tool(user) for user in USERS}
         while (message := conn.recv()) is not None:
             first, count, tag = message

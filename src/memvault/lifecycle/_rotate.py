@@ -30,12 +30,12 @@ from ..errors import IntegrityError, UsageError
 from ..memory import Tree, accounts
 from ._parts import Parts, operator
 
-BATCH_NODES = 64
+BATCH_NODES = 24
 BATCH_BYTES = 4 << 20
-# A batch holds the write lock about as long as an agent's command takes, so that a
+# A batch holds the write lock for less than an agent's command takes, so that a
 # command arriving meanwhile waits about that long at most (the store then pauses
 # for waiting writers between batches).
-BATCH_SECONDS = 0.0015
+BATCH_SECONDS = 0.0007
 
 # Called after each batch with the memories and bytes it re-sealed.
 Progress = Callable[[int, int], None]
