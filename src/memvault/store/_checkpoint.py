@@ -148,8 +148,11 @@ class Checkpointer:
 
 
 def _checkpoint(db: sqlite3.Connection) -> bool:
-    """One ``TRUNCATE`` checkpoint, not waiting for anyone; True if it emptied the log."""
+    """One checkpoint, not waiting for anyone; True if it emptied the log. A ``PASSIVE``
+    pass first copies what it can while commands go on writing; the ``TRUNCATE`` that
+    follows, which holds writers off while it runs, then has little left to copy."""
     try:
+        db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
         row = db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
     except sqlite3.Error:
         return False
