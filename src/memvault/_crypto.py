@@ -124,19 +124,24 @@ def mac_function(key: Key) -> Callable[[bytes], bytes]:
     return keyed
 
 
+_LENGTH = struct.Struct(">I").pack  # a part's length prefix: 4 bytes, big-endian
+
+
 def context(*parts: bytes | str | int) -> bytes:
     """Encode associated data unambiguously: each part is length-prefixed."""
-    out = bytearray()
+    chunks: list[bytes] = []
     for part in parts:
-        if isinstance(part, int):
+        if part.__class__ is bytes:  # the common case first: ids, tokens, labels' bytes
+            raw: bytes = part
+        elif isinstance(part, int):
             raw = part.to_bytes(8, "big", signed=False)
         elif isinstance(part, str):
             raw = part.encode()
         else:
-            raw = part
-        out += len(raw).to_bytes(4, "big")
-        out += raw
-    return bytes(out)
+            raw = bytes(part)
+        chunks.append(_LENGTH(len(raw)))
+        chunks.append(raw)
+    return b"".join(chunks)
 
 
 class Sealer:
