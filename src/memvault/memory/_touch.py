@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from ._tree import Entry
 
 SECONDS_PER_DAY = 86_400
+_USED_ON_FILES = 4096  # files a tree remembers as used today, at most
 _DAY = struct.Struct(">I")  # days since 1970-01-01 (UTC)
 _EPOCH = date(1970, 1, 1)
 
@@ -77,6 +78,10 @@ class LastUsed:
     # Of the current read transaction: a file it viewed whose day is not today, as
     # (node id, identity); the runner then calls touch_read().
     stale: tuple[int, bytes] | None = None
+    # Files (node id, identity) this tree found or made used today, with that day: a
+    # view of one of them needs no look-up. Ids only, never a name; a day only moves
+    # forward, so what was today stays today until midnight.
+    _used_on: dict[tuple[int, bytes], int]
 
     # -- what Tree provides ----------------------------------------------------------------
 
@@ -112,8 +117,18 @@ class LastUsed:
         """In a read transaction, the file ``node`` was viewed: if its day is not today,
         note it (:attr:`stale`) for :meth:`touch_read`. A day already today costs one
         look-up and nothing more."""
-        if self.last_used(node) != today():
-            self.stale = (node.id, node.fid)
+        day, file = today(), (node.id, node.fid)
+        if self._used_on.get(file) == day:
+            return
+        if self.last_used(node) != day:
+            self.stale = file
+        else:
+            self._note_used(file, day)
+
+    def _note_used(self, file: tuple[int, bytes], day: int) -> None:
+        if len(self._used_on) >= _USED_ON_FILES:
+            self._used_on.clear()
+        self._used_on[file] = day
 
     def touch_read(self) -> bool:
         """After a read transaction that noted a stale day: make today that file's day,
@@ -135,4 +150,5 @@ class LastUsed:
         day = today()
         if row[1] is None or self._open_day(node_id, fid, row[1]) != day:
             self._set_day(node_id, fid, day)
+        self._note_used((node_id, fid), day)
         return True

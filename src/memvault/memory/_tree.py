@@ -75,6 +75,7 @@ class Tree(_touch.LastUsed, Resealing):
         self.added = 0
         self.acted: bytes | None = None
         self.stale = None
+        self._used_on = {}
         # context(a, b, c, d) == context(a, b) + context(c, d): the per-user part once.
         self._node_prefix = _crypto.context(labels.AAD_NODE, token)
         self._content_prefix = _crypto.context(labels.AAD_CONTENT, token)

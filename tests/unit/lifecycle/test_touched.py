@@ -84,6 +84,17 @@ def test_renaming_a_file_uses_it_moving_a_directory_does_not(vault: Vault, clock
     }
 
 
+def test_one_tool_viewing_day_after_day_moves_the_day_on(vault: Vault, clock: Clock) -> None:
+    """A long-lived tool remembers the files it saw used today (and looks them up no more
+    that day); the next day its views set the day again."""
+    runner = vault.runner("alice")
+    assert not runner.run(create("/memories/a.md", "x\n")).is_error
+    for offset in (0, 0, 1, 1, 4):
+        clock.day = DAY + offset
+        assert not runner.run(view("/memories/a.md")).is_error
+        assert clock.last_used(vault) == {"/memories/a.md": DAY + offset}
+
+
 def test_the_day_is_sealed_in_the_store(home: Path, vault: Vault, clock: Clock) -> None:
     """Files have a sealed blob of fixed length that holds no day in the clear (two files of
     one day differ); directories have none."""
