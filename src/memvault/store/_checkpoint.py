@@ -4,8 +4,7 @@ A checkpoint copies the write-ahead log into the database and, in ``TRUNCATE`` m
 empties the log: this is how a deleted ciphertext leaves the files (``secure_delete``
 has zeroed its pages, but older WAL frames still hold it) and how the log stops
 growing. Taken inside a command it cost that command 5-10 ms (with ``full``
-durability, two fsyncs) and made the p99 of delete many times its median; so the
-store's connection never checkpoints on commit (``wal_autocheckpoint = 0``), and a
+durability, two fsyncs) and made the p99 of delete many times its median; so a
 :class:`Checkpointer` does it on a connection of its own:
 
 * after a commit that deleted something: at the first moment no command of this
@@ -15,9 +14,14 @@ store's connection never checkpoints on commit (``wal_autocheckpoint = 0``), and
   :data:`GROWTH_SECONDS`.
 
 A checkpoint never waits for another connection: while one reads an older snapshot,
-or writes, it is tried again shortly. When the process dies between a delete and its
-checkpoint, the next open of the vault takes it. Closing the store stops the thread
-and leaves the last checkpoint to SQLite's close, as before.
+or writes, it is tried again shortly. When writes come back to back, with no moment
+free of them, the thread may not get one in: then SQLite's own checkpoint, kept as a
+backstop, runs on the commit that takes the WAL past :data:`BACKSTOP_PAGES` pages
+(about once every 16 MiB written), and the log starts over.
+
+When the process dies between a delete and its checkpoint, the next open of the
+vault takes it. Closing the store stops the thread and leaves the last checkpoint
+to SQLite's close, as before.
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ IDLE_SECONDS = 0.003  # no command for this long: the store is idle
 PURGE_SECONDS = 0.25  # a deleted ciphertext stays in the WAL at most about this long
 GROWTH_SECONDS = 1.0
 WAL_LIMIT_BYTES = 4 << 20  # SQLite's own default: 1,000 pages of 4 KiB
+BACKSTOP_PAGES = 4096  # 16 MiB: past this, the committing connection checkpoints itself
 RETRY_SECONDS = 0.01  # after a checkpoint another connection kept from completing
 _GROWTH_CHECK_COMMITS = 64  # commits between two looks at the WAL's size
 

@@ -18,7 +18,7 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 
 from ..errors import IntegrityError, StorageError
-from ._checkpoint import Checkpointer
+from ._checkpoint import BACKSTOP_PAGES, WAL_LIMIT_BYTES, Checkpointer
 from ._errors import DAMAGED_HINT as _DAMAGED_HINT
 from ._errors import blob as _blob
 from ._errors import integer as _int
@@ -59,8 +59,12 @@ class SqliteStore(TreeRows, AuditRows, KeyRows, RetentionRows):
                 raise StorageError(f"the vault database could not switch to WAL mode ({mode})")
             synchronous = "FULL" if durability == "full" else "NORMAL"
             self._db.execute(f"PRAGMA synchronous = {synchronous}")
-            # Checkpoints are taken by the store's own thread, never on a command's commit.
-            self._db.execute("PRAGMA wal_autocheckpoint = 0")
+            # Checkpoints are taken by the store's own thread, not on a command's commit;
+            # SQLite's own (passive, after a commit) remains only as a backstop, when
+            # writes come so fast that the thread finds no moment and the WAL passes
+            # 16 MiB. A file grown past 4 MiB is cut back when the log starts over.
+            self._db.execute(f"PRAGMA wal_autocheckpoint = {BACKSTOP_PAGES}")
+            self._db.execute(f"PRAGMA journal_size_limit = {WAL_LIMIT_BYTES}")
             self._checkpointer = Checkpointer(path, synchronous)
             purge_wal(self._db, _BUSY_SECONDS)  # a delete's, if a process died before it
             self._db.execute("PRAGMA foreign_keys = ON")
