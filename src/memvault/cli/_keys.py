@@ -167,11 +167,11 @@ def _rotate_master(
         + (" — an interrupted rotation was finished" if result.resumed else ""),
         file=out,
     )
-    print_moved_key(result, opened_with, out)
+    _print_moved_key(result, opened_with, out)
     return EXIT_OK
 
 
-def print_moved_key(result: Any, opened_with: str, out: IO[str]) -> None:
+def _print_moved_key(result: Any, opened_with: str, out: IO[str]) -> None:
     """Tell the operator how to open the vault from now on, when the key file moved."""
     if result.key_file is not None and result.key_file != opened_with:
         print(

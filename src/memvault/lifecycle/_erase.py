@@ -2,7 +2,8 @@
 
 The user's rows go (their data keys, audit key, sealed id, memories) in one
 recorded transaction that moves the ledger by one user and their nodes, and
-the WAL is checkpointed so no copy of a deleted key stays in it. That is not
+the WAL is checkpointed before the erasure returns, so no copy of a deleted key
+stays in it. That is not
 enough against a copy of the home taken earlier: it still holds the user's
 data keys, wrapped under the current master key's KEK. So the erasure is also a
 master-key rotation: the next key is minted (and recorded) before anything is
@@ -59,11 +60,10 @@ def erase_user(
         return Erasure(pseudonym, 0, rotation, True)
     record, resumed = _master.begin(parts, new_provider)
     memories = _delete(parts, found[0], pseudonym)
-    parts.store.purge_wal()
     users = _master.rewrap_all(parts, progress)
     rotation = _master.commit(parts, record, users=users, resumed=resumed, reason="erase")
     rotation = _master.settle(parts, new_provider, record, rotation)
-    parts.store.purge_wal()  # the re-wrapped keys' older versions, too
+    parts.store.purge_wal()  # the deleted rows, and the re-wrapped keys' older versions
     return Erasure(pseudonym, memories, rotation, False)
 
 

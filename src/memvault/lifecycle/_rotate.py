@@ -7,9 +7,8 @@ A rotation is three kinds of store transaction, each safe to interrupt:
    they sealed, and names are found under the token of either key);
 2. **batches** of at most :data:`BATCH_NODES` nodes, :data:`BATCH_BYTES` of text or
    :data:`BATCH_SECONDS` of work: each node's metadata, text and last-used day
-   re-sealed, its look-up
-   token re-made. Agents' commands queue on the store's write lock for at most
-   one batch, and read a consistent snapshot throughout;
+   re-sealed, its look-up token re-made. Agents' commands queue on the store's
+   write lock for at most one batch, and read a consistent snapshot throughout;
 3. **finish**: once no ciphertext of the user is under an older version (read
    from the ciphertexts' own headers), the older versions are destroyed and a
    ``keys.rotate`` record is written, in one transaction.

@@ -49,9 +49,9 @@ MAX_PATH_BYTES = 1024
 MAX_NAME_BYTES = 255
 MAX_DEPTH = 32
 
-# %XX, and the IIS form %uXXXX.
 # Printable ASCII (and space): no character of it is refused or looks like '.' or '/'.
 _PRINTABLE_ASCII = re.compile(r"[ -~]*")
+# %XX, and the IIS form %uXXXX.
 _PERCENT_ESCAPE = re.compile(r"%(?:[0-9A-Fa-f]{2}|[Uu][0-9A-Fa-f]{4})")
 # Slash, backslash and dot look-alikes that NFKC leaves alone (or folds to another
 # look-alike), and the combining overlays that draw a slash over any character.

@@ -151,7 +151,6 @@ class Screen:
             if len(self._clean) >= _CLEAN_PATHS:
                 self._clean.clear()
             self._clean.add(digest)
-        if not found:
             return parse_path(raw, field, echo=self._echo_path)
         if refuse:
             kinds = join_and([a_label(k) for k in sorted({f.kind for f in found})])

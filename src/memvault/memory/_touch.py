@@ -116,7 +116,7 @@ class LastUsed:
     def used(self, node: Node) -> None:
         """In a read transaction, the file ``node`` was viewed: if its day is not today,
         note it (:attr:`stale`) for :meth:`touch_read`. A day already today costs one
-        look-up and nothing more."""
+        look-up, and none once this tree has seen it today."""
         day, file = today(), (node.id, node.fid)
         if self._used_on.get(file) == day:
             return

@@ -98,12 +98,11 @@ class Checkpointer:
         db: sqlite3.Connection | None = None
         try:
             while True:
-                due = self._wait_until_due()
-                if due is None:
+                deletes = self._wait_until_due()
+                if deletes is None:
                     return
                 if db is None:
                     db = self._connect()
-                deletes = due
                 if _checkpoint(db):
                     with self._cond:
                         if self._deletes == deletes:

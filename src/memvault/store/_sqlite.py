@@ -44,7 +44,7 @@ class SqliteStore(TreeRows, AuditRows, KeyRows, RetentionRows):
 
     def __init__(self, path: Path, *, durability: Durability = "full") -> None:
         self.path = path
-        self._deleted = False  # the open transaction deleted memories (see _purge_wal)
+        self._deleted = False  # the open transaction deleted rows (its commit says so)
         self._paused = 0.0  # when a batch job last paused for other writers
         try:
             # SQLite creates the -wal and -shm files with the database's mode.
