@@ -23,6 +23,7 @@ import pytest
 
 from memvault import Vault
 from memvault.cli import main
+from tests.support.seeding import seed_home
 
 pytestmark = pytest.mark.system
 
@@ -157,17 +158,7 @@ print(json.dumps({"began": began, "ended": ended, "done": done}), flush=True)
 @pytest.fixture(scope="module")
 def seed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     """A home with alice's memories, and its key file: copied by each test."""
-    where = tmp_path_factory.mktemp("seed")
-    home, key_file = where / "home", where / "keys" / "vault.key"
-    with pytest.MonkeyPatch.context() as patch:
-        for name in ("MEMVAULT_MASTER_KEY", "MEMVAULT_MASTER_KEY_FILE", "MEMVAULT_KEY_PROVIDER"):
-            patch.delenv(name, raising=False)
-        with Vault.open(home, master_key_file=key_file, durability="normal") as vault:
-            runner = vault.runner(USER)
-            for path, text in TEXTS.items():
-                reply = runner.run({"command": "create", "path": path, "file_text": text})
-                assert not reply.is_error, reply.content
-    return home, key_file
+    return seed_home(tmp_path_factory.mktemp("seed"), {USER: TEXTS})
 
 
 def _start(source: str, *args: str) -> subprocess.Popen[str]:

@@ -32,6 +32,7 @@ from memvault import MasterKeyError, UsageError, Vault
 from memvault import lifecycle as lc
 from memvault.cli import main
 from tests.support.forking import ForkingHelper
+from tests.support.seeding import seed_home
 
 pytestmark = pytest.mark.system
 
@@ -158,18 +159,7 @@ def helper(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ForkingHelper]:
 @pytest.fixture(scope="module")
 def seed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     """A home with alice's and bob's memories, and its key file: copied by each test."""
-    where = tmp_path_factory.mktemp("seed")
-    home, key_file = where / "home", where / "keys" / "vault.key"
-    with pytest.MonkeyPatch.context() as patch:
-        for name in ("MEMVAULT_MASTER_KEY", "MEMVAULT_MASTER_KEY_FILE", "MEMVAULT_KEY_PROVIDER"):
-            patch.delenv(name, raising=False)
-        with Vault.open(home, master_key_file=key_file, durability="normal") as vault:
-            for user, texts in ((ALICE, ALICE_TEXTS), (BOB, BOB_TEXTS)):
-                runner = vault.runner(user)
-                for path, text in texts.items():
-                    reply = runner.run({"command": "create", "path": path, "file_text": text})
-                    assert not reply.is_error, reply.content
-    return home, key_file
+    return seed_home(tmp_path_factory.mktemp("seed"), {ALICE: ALICE_TEXTS, BOB: BOB_TEXTS})
 
 
 class Home:
