@@ -135,3 +135,15 @@ class LifecycleMethods:
         """Every user with their memories, directories, bytes and last activity; recorded
         (``users.list``). See :func:`memvault.lifecycle.list_users`."""
         return lifecycle.list_users(self._parts())
+
+    def check(
+        self,
+        progress: lifecycle.Progress | None = None,
+        *,
+        sized: Callable[[int], None] | None = None,
+    ) -> lifecycle.CheckReport:
+        """Read every page, count and memory of the store, and say what is wrong
+        (``memvault check``): what opening a vault leaves out, because it reads every
+        row. Changes nothing; the run is recorded (``vault.check``). See
+        :func:`memvault.lifecycle.check_vault`."""
+        return lifecycle.check_vault(self._parts(), progress, sized)

@@ -185,7 +185,7 @@ class Anchored(ForwardSecure):
                     _oplog.warning("audit_records_restored", count=restored)
                 problems = self._anchor_problems(tail)
                 if not problems and self.ledger is not None and not upgrading:
-                    problems = self.ledger.problems(self._known_head)
+                    problems = self.ledger.problems(self._known_head, counted=False)
                 if not problems:
                     self._confirm(tail)
                 return problems

@@ -109,15 +109,31 @@ class Ledger:
         if state is not None:
             self.save(LedgerState(state.written, state.users, state.nodes, first))
 
-    def problems(self, head: int) -> list[str]:
-        """What an open can check at once: the counts against the rows and the newest
-        change against the anchor (``head``, the store's anchored record)."""
+    def problems(self, head: int, *, counted: bool = True) -> list[str]:
+        """The newest change against the anchor (``head``, the store's anchored record)
+        and, if ``counted``, the ledger's counts against the rows: counting reads every
+        row, so an open does not (``memvault check`` and ``audit verify`` do)."""
         state = self.load()
-        users, nodes, audit_keys = self._store.counts()
         if state is None:
-            if users or nodes:
+            if not self._store.is_empty():
                 return ["the store holds users or memories but no ledger: it was removed"]
             return []
+        out = self._counts_against(state) if counted else []
+        if state.written > head:
+            out.append(
+                f"the store's ledger names record {state.written} as its newest change, but "
+                f"its audit anchor is record {head}: the anchor was rolled back or removed"
+            )
+        return out
+
+    def count_problems(self) -> list[str]:
+        """The ledger's counts against the rows (users, memories, audit keys): reads every
+        row, for ``memvault check``."""
+        state = self.load()
+        return [] if state is None else self._counts_against(state)
+
+    def _counts_against(self, state: LedgerState) -> list[str]:
+        users, nodes, audit_keys = self._store.counts()
         out = []
         if state.users != users:
             out.append(
@@ -133,11 +149,6 @@ class Ledger:
             out.append(
                 f"the store holds {audit_keys} audit keys for {users} users: keys were "
                 "deleted or added outside memvault"
-            )
-        if state.written > head:
-            out.append(
-                f"the store's ledger names record {state.written} as its newest change, but "
-                f"its audit anchor is record {head}: the anchor was rolled back or removed"
             )
         return out
 

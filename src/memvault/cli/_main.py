@@ -18,7 +18,7 @@ from typing import IO, Any
 
 from ..errors import UsageError, VaultError
 from ..keys import KINDS, ProviderOptions
-from . import _audit, _keys, _memory, _redaction, _retention, _transfer, _users
+from . import _audit, _check, _keys, _memory, _redaction, _retention, _transfer, _users
 
 ENV_HOME = "MEMVAULT_HOME"
 DEFAULT_HOME = ".memvault"
@@ -61,6 +61,7 @@ def _parser() -> argparse.ArgumentParser:
     _memory.add_parsers(commands)
     _redaction.add_parsers(commands)
     _audit.add_parsers(commands)
+    _check.add_parsers(commands)
     _keys.add_parsers(commands)
     _transfer.add_parsers(commands)
     _retention.add_parsers(commands)

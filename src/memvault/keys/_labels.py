@@ -71,6 +71,7 @@ AAD_AUDIT_LEDGER: Final = "audit-ledger"  # the store's ledger (+ vault id)
 AAD_TOUCHED: Final = "touched"  # the day a memory was last used (+ token, identity)
 AAD_SECRETS: Final = "secrets"  # the vault's stable secrets (+ vault id)
 AAD_NEXT_MASTER: Final = "next-master"  # a rotation's next master key (+ vault id, generation)
+AAD_ROOT_TALLY: Final = "root-tally"  # entries in a user's /memories, bytes below it (+ token)
 
 AAD_TAGS: Final = (
     AAD_CHECK,
@@ -85,4 +86,5 @@ AAD_TAGS: Final = (
     AAD_TOUCHED,
     AAD_SECRETS,
     AAD_NEXT_MASTER,
+    AAD_ROOT_TALLY,
 )

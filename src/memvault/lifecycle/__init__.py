@@ -6,6 +6,7 @@ operator-record path. :class:`~memvault.Vault` exposes each as a method; the
 ``memvault`` command line calls those.
 """
 
+from ._check import CHECK_RECORD, CheckReport, check_vault
 from ._erase import Erasure, erase_user
 from ._export import (
     EXPORT_FORMATS,
@@ -45,12 +46,14 @@ from ._rotate import (
 __all__ = [
     "BATCH_BYTES",
     "BATCH_NODES",
+    "CHECK_RECORD",
     "EXPIRE_RECORD",
     "EXPORT_FORMATS",
     "EXPORT_RECORD",
     "IMPORT_RECORD",
     "LIST_RECORD",
     "RUN_RECORD",
+    "CheckReport",
     "Erasure",
     "Expired",
     "Expiry",
@@ -67,6 +70,7 @@ __all__ = [
     "UserSummary",
     "begin",
     "check_period",
+    "check_vault",
     "commit",
     "erase_user",
     "expire",

@@ -273,7 +273,7 @@ def _expire_one(
             return None
         tree.begin_write(parts.audit.next_seq())
         stored = tree.read(node)
-        tree.delete(node)
+        tree.delete(chain)
         emptied = _remove_emptied(tree, chain, entry.parts)
         idle = report.today - day
         event = Event(
@@ -296,7 +296,7 @@ def _remove_emptied(tree: Tree, chain: list[Node], parts: tuple[str, ...]) -> li
         directory = chain[depth]
         if tree.has_children(directory):
             break
-        tree.delete(directory)
+        tree.delete(chain[: depth + 1])
         emptied.append(parts[:depth])
     return emptied
 

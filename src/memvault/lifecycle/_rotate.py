@@ -82,7 +82,7 @@ def rotate_user(parts: Parts, user: str, progress: Progress | None = None) -> Ro
     while True:
         count, nbytes = _reseal_all(parts, tree, user_id, version, progress)
         memories, size = memories + count, size + nbytes
-        if _finish(parts, user, user_id, version, retired, memories, size, resumed):
+        if _finish(parts, tree, user, user_id, version, retired, memories, size, resumed):
             break
     return Rotation(user, parts.audit.keys.user(user), retired, version, memories, size, resumed)
 
@@ -134,6 +134,7 @@ def _reseal_all(
 
 def _finish(
     parts: Parts,
+    tree: Tree,
     user: str,
     user_id: int,
     version: int,
@@ -150,8 +151,10 @@ def _finish(
         parts.audit.holding(),
         store.transaction(write=True, action="finishing the key rotation"),
     ):
+        tree.join()
         if store.count_stale(user_id, version):
             return False
+        tree.reseal_root()
         destroyed = store.delete_data_keys_below(user_id, version)
         details = {
             "from": list(retired),

@@ -30,7 +30,8 @@ from ._results import (
 )
 from ._runner import Reply, Runner
 from ._screen import Screen
-from ._tree import Entry, Stored, Tree
+from ._tally import Entry
+from ._tree import Stored, Tree
 from ._unlock import Unlocked, load_generations, open_keys
 
 __all__ = [

@@ -3,9 +3,10 @@ recorded transaction, and a store of format 1 brought to the ledger format once.
 
 A user is created with their first data key and their audit key in the same
 store transaction as their ``user.create`` record, which advances the store's
-ledger (``audit/_ledger.py``) by one user: a user's rows removed later, or a
-``users`` row deleted, no longer match the ledger's count, so the vault refuses
-to open instead of starting that user afresh with an empty namespace.
+ledger (``audit/_ledger.py``) by one user. Before a user is created, the users
+table is read whole: a user the indexed look-up missed (a damaged index), or a
+``users`` row deleted (the ledger counts one more than the table holds), is
+refused instead of starting that user afresh with an empty namespace.
 """
 
 from __future__ import annotations
@@ -65,12 +66,30 @@ def create_user(store: Store, master: MasterKeys, audit: AuditLog, user: str) ->
     transaction."""
     current_master(store, master)
     token = master.user_token(user)
+    _check_absent(store, audit, token)
     user_id = store.insert_user(token, master.seal_user_name(user, token), 1)
     store.insert_data_key(user_id, 1, master.wrap(_crypto.new_key(), token, 1))
     store.insert_audit_key(user_id, master.wrap_audit_key(_crypto.new_key(), token))
     event = Event("user.create", user=UserAuditKey(None, audit.keys.user(user)))
     audit.record(event, txn=True, change=(1, 0))
     return user_id
+
+
+def _check_absent(store: Store, audit: AuditLog, token: bytes) -> None:
+    """Refuse to create a user whom the store holds, or whose rows may have been deleted."""
+    users, found = store.user_census(token)
+    if found:
+        raise IntegrityError(
+            "the vault database's index of users is damaged: it misses a user the table holds",
+            hint="restore the home from a backup; nothing was changed",
+        )
+    state = audit.ledger.load() if audit.ledger is not None else None
+    if state is not None and state.users != users:
+        raise IntegrityError(
+            f"the audit log and the store disagree: the store holds {users} users, but its "
+            f"ledger counts {state.users}: users were deleted or added outside memvault",
+            hint="run `memvault audit verify`; restore the home from a backup",
+        )
 
 
 def prepare(store: Store, master: MasterKeys, audit: AuditLog, version: int) -> None:

@@ -31,7 +31,6 @@ from ..errors import IntegrityError
 from ..keys import MasterKeys
 from ..store import Store
 from ._guard import MAX_DEPTH
-from ._node import ROOT
 from ._tree import Tree
 
 _WHERE = "the store"
@@ -54,6 +53,7 @@ class _Index:
     by_stamp: dict[int, list[_Held]] = field(default_factory=dict)
     users: set[str] = field(default_factory=set)
     nodes: int = 0
+    miscounted: list[str] = field(default_factory=list)  # directories whose tally is wrong
 
 
 def verify_store(
@@ -97,7 +97,7 @@ def held_nodes(users: list[tuple[Tree, UserAuditKey]], upgraded_at: int) -> _Ind
     for tree, key in users:
         index.users.add(key.pseudonym)
         with tree.transaction(write=False):
-            _, entries = tree.tree(ROOT, MAX_DEPTH + 1)
+            _, entries = tree.listing(MAX_DEPTH + 1, index.miscounted)
             tree.last_used_of(entries)  # a day moved onto another file fails to open here
             for entry in entries:
                 node = entry.node
@@ -164,6 +164,7 @@ def check(
                 "moved or inserted outside memvault",
             )
         )
+    problems += [Problem(_WHERE, f"a directory's tally is wrong: {m}") for m in index.miscounted]
     return problems
 
 

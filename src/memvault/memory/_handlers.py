@@ -145,19 +145,19 @@ class Handlers:
                 kind="invalid_path",
             )
         redacted = self._screened(path, command.file_text, tree)
-        parent = self._parent_for(tree, path, chain, "create")
-        after = tree.create_file(parent, path.parts[-1], redacted.text)
+        parents = self._parent_for(tree, path, chain, "create")
+        after = tree.create_file(parents, path.parts[-1], redacted.text)
         result = with_note(f"File created successfully at: {path.text}", redacted)
         return Outcome(result, after=after, findings=redacted.findings)
 
     def str_replace(self, tree: Tree, command: StrReplace) -> Outcome:
         path = command.path
-        parent, node = self._file(tree, path, missing_please)
+        chain = self._file(tree, path, missing_please)
         if not command.old_str:
             raise CommandError(
                 "Error: `old_str` is empty. Give the exact text to replace.", kind="input"
             )
-        before = tree.read(node)
+        before = tree.read(chain[-1])
         try:
             text = before.text
             first, old = self._locate(text, command.old_str, path, tree)
@@ -166,7 +166,7 @@ class Handlers:
             )
         except CommandError as exc:
             return Outcome.refusal(exc, before=before)
-        after = tree.write(parent, node, redacted.text)
+        after = tree.write(chain, redacted.text)
         start_line = text.count("\n", 0, first)
         end_line = start_line + command.new_str.count("\n")
         all_lines = redacted.text.split("\n")
@@ -180,13 +180,13 @@ class Handlers:
 
     def insert(self, tree: Tree, command: Insert) -> Outcome:
         path = command.path
-        parent, node = self._file(tree, path, missing)
-        before = tree.read(node)
+        chain = self._file(tree, path, missing)
+        before = tree.read(chain[-1])
         try:
             redacted = self._screened(path, _inserted(before.text, command), tree)
         except CommandError as exc:
             return Outcome.refusal(exc, before=before)
-        after = tree.write(parent, node, redacted.text)
+        after = tree.write(chain, redacted.text)
         result = with_note(f"The file {path.text} has been edited.", redacted)
         return Outcome(result, before=before, after=after, findings=redacted.findings)
 
@@ -196,12 +196,13 @@ class Handlers:
             raise CommandError(
                 "Error: Cannot delete the /memories directory itself", kind="protected"
             )
-        node = tree.resolve(path.parts)
-        if node is None:
+        chain = tree.walk(path.parts)
+        if len(chain) != len(path.parts) + 1:
             raise missing(path)
+        node = chain[-1]
         # The record keeps a keyed digest of a file's text as it was removed.
         before = None if node.is_dir else tree.read(node)
-        tree.delete(node)
+        tree.delete(chain)
         return Outcome(f"Successfully deleted {path.text}", before=before)
 
     def rename(self, tree: Tree, command: Rename) -> Outcome:
@@ -230,8 +231,8 @@ class Handlers:
             )
         if node.is_dir:
             _check_fits(tree, old, new, node)
-        parent = self._parent_for(tree, new, target, "rename to")
-        tree.move(node, parent, new.parts[-1])
+        parents = self._parent_for(tree, new, target, "rename to")
+        tree.move(chain, parents, new.parts[-1])
         return Outcome(f"Successfully renamed {old.text} to {new.text}")
 
     # -- steps shared by the commands ------------------------------------------------------
@@ -283,15 +284,17 @@ class Handlers:
 
     def _file(
         self, tree: Tree, path: MemoryPath, absent: Callable[[MemoryPath], CommandError]
-    ) -> tuple[Node, Node]:
-        """(parent, file) for an existing file; ``absent(path)`` is raised otherwise."""
+    ) -> list[Node]:
+        """The chain from ``/memories`` to an existing file; ``absent(path)`` is raised
+        otherwise."""
         chain = tree.walk(path.parts)
         if len(chain) != len(path.parts) + 1 or chain[-1].is_dir:
             raise absent(path)
-        return chain[-2], chain[-1]
+        return chain
 
-    def _parent_for(self, tree: Tree, path: MemoryPath, chain: list[Node], verb: str) -> Node:
-        """The directory a new entry at ``path`` goes into, creating missing ones.
+    def _parent_for(self, tree: Tree, path: MemoryPath, chain: list[Node], verb: str) -> list[Node]:
+        """The chain of directories down to the one a new entry at ``path`` goes into,
+        creating missing ones.
 
         ``chain`` is ``tree.walk(path.parts)``, taken once by the caller, who has
         already refused an existing entry at ``path``.
@@ -303,9 +306,7 @@ class Handlers:
                 f"Error: Cannot {verb} {path.text}: {blocker} is a file, not a directory.",
                 kind="not_a_directory",
             )
-        for name in path.parts[len(chain) - 1 : -1]:
-            node = tree.mkdir(node, name)
-        return node
+        return tree.mkdirs(chain, path.parts[len(chain) - 1 : -1])
 
 
 def _view_file(

@@ -13,7 +13,7 @@ _HIDDEN_NAMES = frozenset({"node_modules"})
 def view_directory(tree: Tree, path: MemoryPath, node: Node) -> str:
     """The listing of the directory ``node`` at ``path``: itself first, then its entries
     two levels deep in pre-order, by name, leaving out hidden items and node_modules."""
-    total, entries = tree.tree(node, depth=2)
+    total, entries = tree.two_levels(node)
     base = path.text.rstrip("/") if path.trailing_slash else path.text
     rows = [f"{format_size(total)}\t{path.text}"]
     hidden_below: tuple[str, ...] | None = None

@@ -19,7 +19,11 @@ def tampered(node_id: int, what: str) -> IntegrityError:
 
 @dataclass(frozen=True, slots=True)
 class Node:
-    """A directory or file, with its metadata opened."""
+    """A directory or file, with its metadata opened.
+
+    A directory's ``size`` is the bytes of every file below it and ``children`` the
+    entries directly in it (its tally, ``_tally.py``); both are 0 and None for a
+    directory written before tallies were kept."""
 
     id: int
     fid: bytes
@@ -28,6 +32,7 @@ class Node:
     size: int
     cid: bytes
     written: int | None = None  # the audit record that last wrote it (None: format 1)
+    children: int | None = None
 
 
 ROOT = Node(id=0, fid=ROOT_FID, name="", is_dir=True, size=0, cid=b"")

@@ -32,7 +32,7 @@ from ..store import Store
 
 if TYPE_CHECKING:
     from ._node import Node
-    from ._tree import Entry
+    from ._tally import Entry
 
 SECONDS_PER_DAY = 86_400
 _USED_ON_FILES = 4096  # files a tree remembers as used today, at most

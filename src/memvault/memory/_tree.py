@@ -22,7 +22,7 @@ from __future__ import annotations
 import struct
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager
-from dataclasses import dataclass
+from dataclasses import replace
 from typing import NamedTuple
 
 from .. import _crypto
@@ -34,9 +34,15 @@ from ._guard import MAX_DEPTH
 from ._node import ROOT, Node
 from ._node import tampered as _tampered
 from ._reseal import Resealing
+from ._tally import Chain, Entry, Tallies
 
 _META = struct.Struct(">BQ16sQ")  # kind, size in bytes, content id, written by record
-_FILE, _DIR = 2, 3
+_FILE, _DIR, _TALLIED_DIR = 2, 3, 4
+# A directory's tally (``_tally.py``) in the place of a file's content id: the entries
+# directly in it. Its size is the bytes of every file below it. Stamp 0: a directory
+# written before stamps were kept (format 1), re-tallied since.
+_ENTRIES = struct.Struct(">Q8x")
+_NO_CONTENT = b"\0" * 16
 # Metadata sealed before nodes carried the record that wrote them (store format 1): no
 # stamp; a node gets one when it is next written or moved.
 _LEGACY = struct.Struct(">BQ16s")  # kinds 0 (file) and 1 (directory)
@@ -51,16 +57,7 @@ class Stored(NamedTuple):
     text: str
 
 
-@dataclass(frozen=True, slots=True)
-class Entry:
-    """A node found by :meth:`Tree.tree`: its path below the listed directory."""
-
-    parts: tuple[str, ...]
-    node: Node
-    total_size: int  # bytes of the file, or of every file below the directory
-
-
-class Tree(_touch.LastUsed, Resealing):
+class Tree(_touch.LastUsed, Resealing, Tallies):
     """The memories of one user, read and written in transactions."""
 
     def __init__(self, store: Store, master: MasterKeys, user_id: int, token: bytes) -> None:
@@ -76,6 +73,7 @@ class Tree(_touch.LastUsed, Resealing):
         self.acted: bytes | None = None
         self.stale = None
         self._used_on = {}
+        self._fresh = {}
         # context(a, b, c, d) == context(a, b) + context(c, d): the per-user part once.
         self._node_prefix = _crypto.context(labels.AAD_NODE, token)
         self._content_prefix = _crypto.context(labels.AAD_CONTENT, token)
@@ -108,6 +106,7 @@ class Tree(_touch.LastUsed, Resealing):
         snapshot): read the user's key version, and their keys if it changed.
         :meth:`transaction` does this itself."""
         self.stale = None
+        self._fresh = {}
         primary = self._store.user_primary_version(self._user_id)
         if primary is None:
             raise StorageError(
@@ -150,12 +149,19 @@ class Tree(_touch.LastUsed, Resealing):
     def _content_ctx(self, fid: bytes, cid: bytes) -> bytes:
         return self._content_prefix + _crypto.context(fid, cid)
 
-    def _seal_meta(
-        self, parent: Node, fid: bytes, name: str, is_dir: bool, size: int, cid: bytes
-    ) -> bytes:
+    def _seal_node(self, parent_fid: bytes, node: Node, stamp: int) -> bytes:
+        """``node``'s metadata, sealed under ``parent_fid``: a directory with its tally."""
+        if node.is_dir:
+            assert node.children is not None, "a directory is sealed with its tally"
+            head = _META.pack(_TALLIED_DIR, node.size, _ENTRIES.pack(node.children), stamp)
+        else:
+            head = _META.pack(_FILE, node.size, node.cid, stamp)
+        ctx = self._meta_ctx(parent_fid, node.fid)
+        return self._key.sealer.seal(head + node.name.encode(), ctx)
+
+    def _stamped(self) -> int:
         assert self._stamp > 0, "a node is written only in a stamped write transaction"
-        plain = _META.pack(_DIR if is_dir else _FILE, size, cid, self._stamp) + name.encode()
-        return self._key.sealer.seal(plain, self._meta_ctx(parent.fid, fid))
+        return self._stamp
 
     def _open_meta(self, node_id: int, parent_fid: bytes, fid: bytes, blob: bytes) -> Node:
         assert self._keyring is not None
@@ -166,8 +172,14 @@ class Tree(_touch.LastUsed, Resealing):
         except IntegrityError:
             raise _tampered(node_id, "its metadata does not open (changed or moved)") from None
         written: int | None
+        children = None
         try:
-            if plain[:1] in (b"\x02", b"\x03"):
+            if plain[:1] == b"\x04":
+                kind, size, tally, written = _META.unpack_from(plain)
+                (children,), cid = _ENTRIES.unpack(tally), _NO_CONTENT
+                written = written or None
+                name = plain[_META.size :].decode()
+            elif plain[:1] in (b"\x02", b"\x03"):
                 kind, size, cid, written = _META.unpack_from(plain)
                 name = plain[_META.size :].decode()
             elif plain[:1] in (b"\x00", b"\x01"):
@@ -178,7 +190,7 @@ class Tree(_touch.LastUsed, Resealing):
                 raise _tampered(node_id, "an unknown kind in its metadata")
         except (UnicodeDecodeError, struct.error):
             raise _tampered(node_id, "its metadata is malformed") from None
-        return Node(node_id, fid, name, kind == _DIR, size, cid, written)
+        return Node(node_id, fid, name, kind != _FILE, size, cid, written, children)
 
     # -- reading ---------------------------------------------------------------
 
@@ -243,116 +255,107 @@ class Tree(_touch.LastUsed, Resealing):
             raise _tampered(node.id, "its text is not UTF-8") from None
         return Stored(node.fid, raw, text)
 
-    def tree(self, directory: Node, depth: int) -> tuple[int, list[Entry]]:
-        """Everything below ``directory`` down to ``depth`` levels, in pre-order.
-
-        Sizes of directories are the sum of all files below them, at any depth,
-        so the whole subtree is opened (and so authenticated), not just what is
-        listed. Returns the directory's own total too.
-        """
-        rows = self._store.subtree(self._user_id, directory.id)
-        nodes: dict[int, Node] = {directory.id: directory}
-        parent_of: dict[int, int] = {}
-        children: dict[int, list[int]] = {}
-        for row in rows:  # parents come before their children
-            parent = nodes.get(row.parent_id)
-            if parent is None or not parent.is_dir:
-                raise _tampered(row.id, "its parent is not a directory of this user")
-            nodes[row.id] = self._open_meta(row.id, parent.fid, row.fid, row.meta)
-            parent_of[row.id] = row.parent_id
-            children.setdefault(row.parent_id, []).append(row.id)
-        totals: dict[int, int] = {}
-        for row in reversed(rows):
-            node = nodes[row.id]
-            own = totals.get(row.id, 0) if node.is_dir else node.size
-            totals[row.id] = own
-            totals[row.parent_id] = totals.get(row.parent_id, 0) + own
-
-        entries: list[Entry] = []
-
-        def visit(node_id: int, prefix: tuple[str, ...], level: int) -> None:
-            kids = sorted((nodes[k] for k in children.get(node_id, ())), key=lambda n: n.name)
-            for kid in kids:
-                parts = (*prefix, kid.name)
-                entries.append(Entry(parts, kid, totals.get(kid.id, 0)))
-                if kid.is_dir and level < depth:
-                    visit(kid.id, parts, level + 1)
-
-        visit(directory.id, (), 1)
-        return totals.get(directory.id, 0), entries
-
     def everything(self) -> list[Entry]:
         """Every directory and file of the user, in pre-order (each directory's entries
         sorted by name), each one opened and authenticated: what a lifecycle operation
         walks. Inside a transaction; a file's text is then :meth:`read`."""
-        return self.tree(ROOT, MAX_DEPTH)[1]
-
-    def listing(self, depth: int) -> tuple[int, list[Entry]]:
-        """:meth:`tree` of ``/memories``: everything of the user down to ``depth`` levels."""
-        return self.tree(ROOT, depth)
+        return self.listing(MAX_DEPTH)[1]
 
     def has_children(self, directory: Node) -> bool:
         return self._store.has_children(self._user_id, directory.id)
 
     # -- writing ---------------------------------------------------------------
 
-    def mkdir(self, parent: Node, name: str) -> Node:
-        fid = _crypto.new_id()
-        meta = self._seal_meta(parent, fid, name, True, 0, b"\0" * 16)
-        node_id = self._store.insert_node(
-            self._user_id, parent.id, self._lookup(parent, name), fid, meta, self._key.version
-        )
-        self.added += 1
-        return Node(node_id, fid, name, True, 0, b"\0" * 16, self._stamp)
+    def mkdirs(self, chain: Chain, names: tuple[str, ...]) -> Chain:
+        """``chain`` extended by new directories ``names``, each inside the one before."""
+        made = list(chain)
+        stamp = self._stamped()
+        for i, name in enumerate(names):
+            parent = made[-1]
+            inner = int(i + 1 < len(names))  # the next new directory is inside this one
+            node = Node(0, _crypto.new_id(), name, True, 0, _NO_CONTENT, stamp, inner)
+            node_id = self._store.insert_node(
+                self._user_id,
+                parent.id,
+                self._lookup(parent, name),
+                node.fid,
+                self._seal_node(parent.fid, node, stamp),
+                self._key.version,
+            )
+            made.append(replace(node, id=node_id))
+            self.added += 1
+        if names:
+            self._retally((chain, 0, 1))
+        return made
 
-    def create_file(self, parent: Node, name: str, text: str) -> Stored:
-        fid = _crypto.new_id()
+    def create_file(self, chain: Chain, name: str, text: str) -> Stored:
+        """A new file ``name`` in the last directory of ``chain``."""
+        parent = chain[-1]
         raw = text.encode()
-        cid = _crypto.new_id()
-        meta = self._seal_meta(parent, fid, name, False, len(raw), cid)
+        node = Node(0, _crypto.new_id(), name, False, len(raw), _crypto.new_id())
+        meta = self._seal_node(parent.fid, node, self._stamped())
         node_id = self._store.insert_node(
-            self._user_id, parent.id, self._lookup(parent, name), fid, meta, self._key.version
+            self._user_id, parent.id, self._lookup(parent, name), node.fid, meta, self._key.version
         )
-        self._store.insert_content(node_id, self._key.sealer.seal(raw, self._content_ctx(fid, cid)))
-        self._set_day(node_id, fid, _touch.today())
+        self._store.insert_content(
+            node_id, self._key.sealer.seal(raw, self._content_ctx(node.fid, node.cid))
+        )
+        self._set_day(node_id, node.fid, _touch.today())
+        self._retally((chain, len(raw), 1))
         self.added += 1
-        self.acted = fid
-        return Stored(fid, raw, text)
-
-    def write(self, parent: Node, node: Node, text: str) -> Stored:
-        """Replace a file's text (its identity and place stay)."""
-        raw = text.encode()
-        cid = _crypto.new_id()
-        meta = self._seal_meta(parent, node.fid, node.name, False, len(raw), cid)
-        # The look-up token is re-made too: a row's key version names the key of its
-        # metadata and of its token alike (a rotation finds what is left by it).
-        self._store.update_node(
-            node.id, parent.id, self._lookup(parent, node.name), meta, self._key.version
-        )
-        self._store.replace_content(
-            node.id, self._key.sealer.seal(raw, self._content_ctx(node.fid, cid))
-        )
-        self._set_day(node.id, node.fid, _touch.today())
         self.acted = node.fid
         return Stored(node.fid, raw, text)
 
-    def move(self, node: Node, new_parent: Node, new_name: str) -> None:
-        """Move a file or directory (with everything below it) under a new parent and name.
+    def write(self, chain: Chain, text: str) -> Stored:
+        """Replace the text of the file ``chain[-1]`` (its identity and place stay)."""
+        parent, node = chain[-2], chain[-1]
+        raw = text.encode()
+        new = replace(node, size=len(raw), cid=_crypto.new_id())
+        # The look-up token is re-made too: a row's key version names the key of its
+        # metadata and of its token alike (a rotation finds what is left by it).
+        self._store.update_node(
+            node.id,
+            parent.id,
+            self._lookup(parent, node.name),
+            self._seal_node(parent.fid, new, self._stamped()),
+            self._key.version,
+        )
+        self._store.replace_content(
+            node.id, self._key.sealer.seal(raw, self._content_ctx(node.fid, new.cid))
+        )
+        self._set_day(node.id, node.fid, _touch.today())
+        self._retally((chain[:-1], len(raw) - node.size, 0))
+        self.acted = node.fid
+        return Stored(node.fid, raw, text)
+
+    def move(self, chain: Chain, target: Chain, new_name: str) -> None:
+        """Move the file or directory ``chain[-1]`` (with everything below it) into the last
+        directory of ``target``, as ``new_name``.
 
         Renaming a file is a use of it: today becomes its last-used day. Moving a
         directory uses none of the files below it (archiving a directory does not keep
         it from expiring), and costs the same however many there are."""
-        meta = self._seal_meta(new_parent, node.fid, new_name, node.is_dir, node.size, node.cid)
+        node = chain[-1]
+        moved = replace(self.tallied(node) if node.is_dir else node, name=new_name)
+        parent = target[-1]
         self._store.update_node(
-            node.id, new_parent.id, self._lookup(new_parent, new_name), meta, self._key.version
+            node.id,
+            parent.id,
+            self._lookup(parent, new_name),
+            self._seal_node(parent.fid, moved, self._stamped()),
+            self._key.version,
         )
         if not node.is_dir:
             self._set_day(node.id, node.fid, _touch.today())
+        self._retally((chain[:-1], -moved.size, -1), (target, moved.size, 1))
         self.acted = node.fid
 
-    def delete(self, node: Node) -> None:
-        """Delete a file, or a directory with everything below it."""
+    def delete(self, chain: Chain) -> None:
+        """Delete the file ``chain[-1]``, or the directory with everything below it."""
+        node = chain[-1]
+        size = self.tallied(node).size if node.is_dir else node.size
         self.added -= self._store.delete_subtree(self._user_id, node.id)
+        self._retally((chain[:-1], -size, -1))
         self.acted = node.fid
 
     # -- last-used days (the rest is :class:`~._touch.LastUsed`) -------------------

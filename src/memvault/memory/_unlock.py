@@ -58,7 +58,6 @@ class Generations:
 
 def open_keys(store: Store, home: Path, chosen: ProviderOptions | KeyProvider) -> Unlocked:
     """Find (or, for a new vault, make) the master key and prove it opens this vault."""
-    store.check_structure()  # before taking the write lock: it reads every page
     version, vault_id, check = _identity(store, home)
     recorded = _read_record(store, "master")
     provider = _provider(chosen, vault_id, home, recorded.provider if recorded else None)

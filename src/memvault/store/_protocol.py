@@ -114,8 +114,10 @@ class Store(Protocol):
         """How many users, nodes and audit keys the store holds."""
         ...
 
-    def check_structure(self) -> None:
-        """The store's own check of its pages and indexes: raises IntegrityError on damage."""
+    def check_structure(self) -> list[str]:
+        """The store's own full check of its pages and indexes (it reads everything, for
+        ``memvault check``): what it found wrong, naming no stored value; empty if
+        nothing."""
         ...
 
     def is_empty(self) -> bool:
@@ -134,6 +136,12 @@ class Store(Protocol):
 
     def user_by_lookup(self, lookup: bytes) -> tuple[int, int] | None:
         """(user id, primary key version) of the user with this keyed look-up token."""
+        ...
+
+    def user_census(self, lookup: bytes) -> tuple[int, bool]:
+        """(how many users, whether one has this look-up token), read without the indexes
+        :meth:`user_by_lookup` uses: before a user is created, a user the look-up missed
+        is told from a new one."""
         ...
 
     def user_primary_version(self, user_id: int) -> int | None:
@@ -156,9 +164,16 @@ class Store(Protocol):
         """The node under ``parent_id`` (0: the user's root) with this look-up token."""
         ...
 
-    def subtree(self, user_id: int, node_id: int) -> list[SubtreeRow]:
-        """Every node below ``node_id``, parents before children."""
+    def subtree(self, user_id: int, node_id: int, max_depth: int = ...) -> list[SubtreeRow]:
+        """Every node below ``node_id`` down to ``max_depth`` levels (1: its children; by
+        default the bound of every walk), parents before children."""
         ...
+
+    def root_tally(self, user_id: int) -> bytes | None:
+        """The sealed tally of the user's ``/memories`` (None: not kept yet)."""
+        ...
+
+    def set_root_tally(self, user_id: int, blob: bytes) -> None: ...
 
     def insert_node(
         self, user_id: int, parent_id: int, lookup: bytes, fid: bytes, meta: bytes, version: int

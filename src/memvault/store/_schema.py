@@ -5,17 +5,25 @@
 
 from __future__ import annotations
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 # Format 1 lacks the ledger (and its nodes carry no write stamps): the vault upgrades it
 # in place, once, and records that in the audit log. Format 2 lacks the columns of the
-# key and data lifecycle (when each data key was made, when each memory was last used):
-# the store adds them (empty) when it is opened.
-READABLE_VERSIONS = (b"1", b"2", b"3")
+# key and data lifecycle (when each data key was made, when each memory was last used);
+# format 3 lacks the tally of each user's /memories: the store adds the columns (empty)
+# when it is opened, and the memory layer fills them as it writes.
+READABLE_VERSIONS = (b"1", b"2", b"3", b"4")
 
-# Statements that bring a store of format 2 (or 1) to format 3.
-MIGRATE_TO_3 = (
+# The tables a store of each format has: one missing from a store that holds a format
+# version was dropped outside memvault (creating it anew would hide what it held).
+TABLES_OF_FORMAT_1 = ("meta", "users", "data_keys", "nodes", "contents")
+TABLES = (*TABLES_OF_FORMAT_1, "audit_keys", "audit_pending")
+
+# Statements that bring a store of an older format to the current one: (table, column
+# added, statement), each run only where its column is missing.
+MIGRATIONS = (
     ("data_keys", "created", "ALTER TABLE data_keys ADD COLUMN created INTEGER"),
     ("nodes", "touched", "ALTER TABLE nodes ADD COLUMN touched BLOB"),
+    ("users", "root", "ALTER TABLE users ADD COLUMN root BLOB"),
 )
 
 SCHEMA = """
@@ -27,7 +35,8 @@ CREATE TABLE IF NOT EXISTS users (
     id              INTEGER PRIMARY KEY,
     lookup          BLOB NOT NULL UNIQUE,     -- HMAC of the user name (master-derived key)
     name            BLOB NOT NULL,            -- the user name, sealed
-    primary_version INTEGER NOT NULL
+    primary_version INTEGER NOT NULL,
+    root            BLOB                      -- sealed: entries in /memories, bytes below it
 );
 CREATE TABLE IF NOT EXISTS data_keys (
     user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
@@ -42,7 +51,7 @@ CREATE TABLE IF NOT EXISTS nodes (
     parent_id   INTEGER NOT NULL,             -- 0: the user's /memories
     lookup      BLOB NOT NULL,                -- HMAC(index key, parent identity, name)
     fid         BLOB NOT NULL,                -- random identity, bound into every ciphertext
-    meta        BLOB NOT NULL,                -- sealed: kind, size, content id, name
+    meta        BLOB NOT NULL,                -- sealed: kind, size, content id or tally, name
     key_version INTEGER NOT NULL,
     touched     BLOB,                         -- sealed: the day it was last read or written
     UNIQUE (user_id, parent_id, lookup)

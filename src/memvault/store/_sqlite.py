@@ -24,7 +24,14 @@ from ._errors import blob as _blob
 from ._errors import integer as _int
 from ._errors import storage_error as _storage_error
 from ._protocol import Durability
-from ._schema import MIGRATE_TO_3, READABLE_VERSIONS, SCHEMA, SCHEMA_VERSION
+from ._schema import (
+    MIGRATIONS,
+    READABLE_VERSIONS,
+    SCHEMA,
+    SCHEMA_VERSION,
+    TABLES,
+    TABLES_OF_FORMAT_1,
+)
 from ._sqlite_audit import AuditRows
 from ._sqlite_keys import KeyRows
 from ._sqlite_retention import RetentionRows
@@ -181,34 +188,53 @@ class SqliteStore(TreeRows, AuditRows, KeyRows, RetentionRows):
 
     def initialize(self) -> int:
         """Create the schema if absent (inside the caller's write transaction); return the
-        stored format version (format 1 is upgraded by the vault, format 2 here, a newer
-        one is refused)."""
+        stored format version (format 1 is upgraded by the vault, formats 2 and 3 here, a
+        newer one is refused)."""
+        tables = {r[0] for r in self._q("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        version = self.get_meta("schema") if "meta" in tables else None
+        if version is not None:
+            self._check_tables(tables, version)
         for statement in SCHEMA.split(";"):
             if statement.strip():
                 self._exec(statement)
-        version = self.get_meta("schema")
         if version is None:
+            if "users" in tables and not self.is_empty():
+                raise IntegrityError(
+                    "the vault database holds users but no schema version (modified outside "
+                    "memvault)",
+                    hint=_DAMAGED_HINT,
+                )
             self.set_meta("schema", str(SCHEMA_VERSION).encode())
             return SCHEMA_VERSION
-        if not version.isdigit() or len(version) > 9:
-            raise IntegrityError(
-                "the vault database's schema version is damaged (modified outside memvault)",
-                hint=_DAMAGED_HINT,
-            )
         if version not in READABLE_VERSIONS:
             raise StorageError(
                 f"the vault database has schema version {version.decode(errors='replace')}, "
                 f"this memvault reads versions up to {SCHEMA_VERSION}",
                 hint="upgrade memvault to open this vault",
             )
-        if int(version) < 3:
-            for table, column, statement in MIGRATE_TO_3:
+        if int(version) < SCHEMA_VERSION:
+            for table, column, statement in MIGRATIONS:
                 if not self._has_column(table, column):
                     self._exec(statement)
-            if version == b"2":
-                self.set_meta("schema", b"3")
-                return 3
+            if version != b"1":
+                self.set_meta("schema", str(SCHEMA_VERSION).encode())
+                return SCHEMA_VERSION
         return int(version)
+
+    def _check_tables(self, tables: set[str], version: bytes) -> None:
+        if not version.isdigit() or len(version) > 9:
+            raise IntegrityError(
+                "the vault database's schema version is damaged (modified outside memvault)",
+                hint=_DAMAGED_HINT,
+            )
+        expected = TABLES_OF_FORMAT_1 if version == b"1" else TABLES
+        missing = [table for table in expected if table not in tables]
+        if missing:
+            raise IntegrityError(
+                f"the vault database lacks its {', '.join(missing)} table (dropped outside "
+                "memvault)",
+                hint=_DAMAGED_HINT,
+            )
 
     def _has_column(self, table: str, column: str) -> bool:
         return any(r[1] == column for r in self._q(f"PRAGMA table_info({table})"))
@@ -225,14 +251,12 @@ class SqliteStore(TreeRows, AuditRows, KeyRows, RetentionRows):
         )
         return _int(row[0], "a count"), _int(row[1], "a count"), _int(row[2], "a count")
 
-    def check_structure(self) -> None:
-        """SQLite's own check of pages and indexes: damage is refused at open, not met later."""
-        rows = self._q("PRAGMA quick_check")
-        if [tuple(r) for r in rows] != [("ok",)]:
-            raise IntegrityError(
-                "the vault database is corrupted (its pages or indexes fail SQLite's check)",
-                hint="restore the home from a backup; nothing was changed",
-            )
+    def check_structure(self) -> list[str]:
+        """SQLite's full integrity check: every page, every index against its table. Its
+        findings name pages, tables and indexes, never a value; the first 20 are kept."""
+        rows = self._q("PRAGMA integrity_check(20)")
+        found = [str(row[0]) for row in rows]
+        return [] if found == ["ok"] else found
 
     def is_empty(self) -> bool:
         """True if no user (and so no key and no memory) was ever stored."""
@@ -245,6 +269,14 @@ class SqliteStore(TreeRows, AuditRows, KeyRows, RetentionRows):
     def user_by_lookup(self, lookup: bytes) -> tuple[int, int] | None:
         row = self._one("SELECT id, primary_version FROM users WHERE lookup = ?", (lookup,))
         return None if row is None else (_int(row[0], "users"), _int(row[1], "users"))
+
+    def user_census(self, lookup: bytes) -> tuple[int, bool]:
+        """(how many users, whether one has this token), read from the table's own rows,
+        not through an index a damaged page could have emptied."""
+        row = self._one(
+            "SELECT count(*), coalesce(max(lookup = ?), 0) FROM users NOT INDEXED", (lookup,)
+        )
+        return _int(row[0], "a count"), bool(row[1])
 
     def user_primary_version(self, user_id: int) -> int | None:
         row = self._one("SELECT primary_version FROM users WHERE id = ?", (user_id,))

@@ -54,6 +54,13 @@ class TreeRows(Rows):
             for r in rows
         ]
 
+    def root_tally(self, user_id: int) -> bytes | None:
+        row = self._one("SELECT root FROM users WHERE id = ?", (user_id,))
+        return None if row is None or row[0] is None else _blob(row[0], "users.root")
+
+    def set_root_tally(self, user_id: int, blob: bytes) -> None:
+        self._exec("UPDATE users SET root = ? WHERE id = ?", (blob, user_id))
+
     def insert_node(
         self, user_id: int, parent_id: int, lookup: bytes, fid: bytes, meta: bytes, version: int
     ) -> int:

@@ -1316,10 +1316,10 @@ def test_sealed_paths_open_only_with_the_users_key(home: Path) -> None:
 # -- crypto-erasure -----------------------------------------------------------------------------
 
 
-def test_a_deleted_users_row_is_caught_at_open_and_by_verify(built: Path) -> None:
+def test_a_deleted_users_row_is_refused_for_that_user_and_named_by_verify(built: Path) -> None:
     """A user's rows deleted outside memvault (their keys and memories go with them): the
-    ledger's count no longer matches, so the vault refuses to open instead of starting the
-    user afresh, and verify names it."""
+    table no longer holds what the ledger counts, so the user is refused instead of started
+    afresh with an empty namespace; the other user is served, and verify names it."""
     with contextlib.closing(sqlite3.connect(built / "vault.db")) as db:
         db.execute("PRAGMA foreign_keys = ON")
         first = db.execute("SELECT min(id) FROM users").fetchone()[0]  # alice: she came first
@@ -1329,9 +1329,11 @@ def test_a_deleted_users_row_is_caught_at_open_and_by_verify(built: Path) -> Non
         "the store holds 1 users, but its ledger counts 2: users were deleted or added "
         "outside memvault"
     )
-    with pytest.raises(IntegrityError) as caught:
-        Vault.open(built)
-    assert caught.value.message == f"the audit log and the store disagree: {expected}"
+    with Vault.open(built) as v:
+        with pytest.raises(IntegrityError) as caught:
+            v.memory_tool("alice")
+        assert caught.value.message == f"the audit log and the store disagree: {expected}"
+        assert v.memory_tool("bob").call({"command": "view", "path": "/memories"})
     code, out, _ = cli(["--home", str(built), "audit", "verify"])
     assert code == 1
     assert f"the store: {expected}" in out

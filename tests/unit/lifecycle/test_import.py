@@ -159,7 +159,9 @@ def test_each_memory_has_its_create_record_and_the_import_one_record(
         "redacted": 1,
     }
     raw = b"".join(p.read_bytes() for _, p in segments(home / "audit"))
-    assert b"4711" not in raw and AWS_KEY.encode() not in raw and b"alice" not in raw
+    # "4711" alone turns up in hex digests now and then, by chance: the path's
+    # own spelling cannot.
+    assert b"4711.md" not in raw and AWS_KEY.encode() not in raw and b"alice" not in raw
 
 
 def test_hostile_names_are_refused_with_the_guards_reason(vault: Vault, tmp_path: Path) -> None:

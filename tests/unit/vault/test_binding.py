@@ -181,23 +181,25 @@ def test_one_memory_restored_from_an_older_copy_is_named_by_verify(tmp_path: Pat
 
 
 def test_a_deleted_memory_put_back_is_refused_and_named(tmp_path: Path) -> None:
-    """A deleted file's rows re-inserted: the ledger's count is off at open, and verify
-    names the delete record that removed it."""
+    """A deleted file's rows re-inserted: a listing of its directory is refused (it holds
+    more entries than its tally), and verify names the ledger's count, the tally and the
+    delete record that removed it."""
     home = tmp_path / "home"
     run(home, create("/memories/a.md", "one"), create("/memories/b.md", "two"))
     nodes, contents = snapshot_rows(home, "nodes"), snapshot_rows(home, "contents")
     run(home, {"command": "delete", "path": "/memories/b.md"})
     put_rows(home, "nodes", nodes)
     put_rows(home, "contents", contents)
-    with pytest.raises(IntegrityError) as caught:
-        Vault.open(home)
-    assert caught.value.message == (
-        "the audit log and the store disagree: the store holds 2 memories (files and "
-        "directories), but its ledger counts 1: memories were deleted or re-inserted outside "
-        "memvault"
-    )
+    with Vault.open(home) as vault:
+        reply = vault.runner("alice").run({"command": "view", "path": "/memories"})
+        assert reply == Reply(INTEGRITY_MESSAGE, is_error=True)
     code, out = verify(home)
     assert code == 1 and "put back after deletion" in out
+    assert (
+        "the store holds 2 memories (files and directories), but its ledger counts 1: "
+        "memories were deleted or re-inserted outside memvault"
+    ) in out
+    assert "node 0, it holds 2 entries but its tally records 1" in out
 
 
 @pytest.mark.parametrize("table", ["nodes", "contents", "users", "data_keys", "audit_keys"])

@@ -1,4 +1,4 @@
-"""A store of format 2 is brought to format 3 (the lifecycle columns) when it is opened."""
+"""A store of an older format is brought to the current one (format 4) when it is opened."""
 
 from __future__ import annotations
 
@@ -35,6 +35,6 @@ def test_a_format_2_store_gains_the_lifecycle_columns_and_reads_as_before(
         reply = vault.runner("alice").run({"command": "view", "path": "/memories/a.md"})
         assert reply.content.endswith("with line numbers:\n     1\tkept")
     with contextlib.closing(sqlite3.connect(home / "vault.db")) as db:
-        assert db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()[0] == b"3"
+        assert db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()[0] == b"4"
         assert "touched" in _columns(db, "nodes")
         assert "created" in _columns(db, "data_keys")

@@ -1,0 +1,251 @@
+"""What each directory holds, kept current on every write, and the walks that read it.
+
+A directory's sealed metadata carries its **tally**: how many entries sit directly
+in it, and the bytes of every file below it at any depth (the size ``view``
+shows). ``/memories`` itself has no node: its tally is sealed in the user's row
+(``users.root``) under the data key, bound to the user
+(``context("root-tally", user token)``).
+
+* **Writes** add their change along the chain of directories above what they
+  changed, one re-seal per directory, in the command's transaction. The tally is
+  not a change of the directory: its write stamp stays.
+* **A listing** (:meth:`Tallies.two_levels`) reads two levels, not the subtree,
+  and compares each directory it lists the entries of with its tally: rows
+  removed, hidden by a damaged index, or added outside memvault are refused, never
+  listed short.
+* **A full walk** (:meth:`Tallies.tree`) compares every tally below it with what
+  it counted.
+* **Older vaults**: a directory written before tallies were kept, or a user with no
+  root tally, is counted from its subtree the first time a write passes through it,
+  and listed by a full walk until then.
+"""
+
+from __future__ import annotations
+
+import struct
+from dataclasses import dataclass, replace
+
+from .. import _crypto
+from ..errors import IntegrityError
+from ..keys import Keyring, UserKey, labels
+from ..store import Store
+from ._node import ROOT, Node, tampered
+
+_TALLY = struct.Struct(">QQ")  # entries directly in /memories, bytes of the files below it
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """A node found by a walk: its path below the listed directory."""
+
+    parts: tuple[str, ...]
+    node: Node
+    total_size: int  # bytes of the file, or of every file below the directory
+
+
+Chain = list[Node]
+"""The directories from ``/memories`` (first) down to one, each inside the one before."""
+
+
+class Tallies:
+    """Mixed into :class:`~memvault.memory.Tree`."""
+
+    _store: Store
+    _user_id: int
+    _token: bytes
+    _keyring: Keyring | None
+    _fresh: dict[int, Node]  # directories re-tallied in this transaction, by id
+
+    # -- what Tree provides ----------------------------------------------------------------
+
+    @property
+    def _key(self) -> UserKey:
+        raise NotImplementedError
+
+    def _open_meta(self, node_id: int, parent_fid: bytes, fid: bytes, blob: bytes) -> Node:
+        raise NotImplementedError
+
+    def _seal_node(self, parent_fid: bytes, node: Node, stamp: int) -> bytes:
+        raise NotImplementedError
+
+    # -- /memories -------------------------------------------------------------------------
+
+    def root(self) -> Node:
+        """``/memories`` with its tally (``children`` None: none kept yet)."""
+        fresh = self._fresh.get(ROOT.id)
+        if fresh is not None:
+            return fresh
+        blob = self._store.root_tally(self._user_id)
+        if blob is None:
+            return ROOT
+        assert self._keyring is not None
+        try:
+            plain = _crypto.open_blob(blob, self._root_ctx(), self._keyring.sealer_for)
+            children, size = _TALLY.unpack(plain)
+        except (IntegrityError, struct.error):
+            raise tampered(ROOT.id, "the tally of /memories does not open") from None
+        return replace(ROOT, size=size, children=children)
+
+    def _root_ctx(self) -> bytes:
+        return _crypto.context(labels.AAD_ROOT_TALLY, self._token)
+
+    def _save_root(self, root: Node) -> None:
+        assert root.children is not None
+        plain = _TALLY.pack(root.children, root.size)
+        self._store.set_root_tally(self._user_id, self._key.sealer.seal(plain, self._root_ctx()))
+
+    def reseal_root(self) -> None:
+        """Seal the tally of ``/memories`` under the primary key (a key rotation's last
+        step, before the older keys go). Inside a write transaction."""
+        root = self.root()
+        if root.children is not None:
+            self._save_root(root)
+
+    # -- keeping tallies current -----------------------------------------------------------
+
+    def _retally(self, *changes: tuple[Chain, int, int]) -> None:
+        """Add changes to the tallies of directories: each is (a chain, bytes added below
+        its last directory, entries added directly in it). After the rows changed, in
+        the same write transaction; each directory is re-sealed once, deepest first (a
+        directory counted from its subtree finds the tallies below it current)."""
+        delta: dict[int, list[int]] = {}
+        place: dict[int, tuple[int, bytes]] = {}  # id: (depth, parent identity)
+        for chain, size, entries in changes:
+            for depth, node in enumerate(chain):
+                delta.setdefault(node.id, [0, 0])[0] += size
+                place[node.id] = (depth, chain[depth - 1].fid if depth else b"")
+                if node.id != ROOT.id:
+                    self._fresh.setdefault(node.id, node)
+            delta[chain[-1].id][1] += entries
+        for node_id in sorted(delta, key=lambda n: -place[n][0]):
+            size, entries = delta[node_id]
+            if not size and not entries:
+                continue
+            if node_id == ROOT.id:
+                root = self.root()
+                root = (
+                    self._counted(root)
+                    if root.children is None
+                    else replace(root, size=root.size + size, children=root.children + entries)
+                )
+                self._save_root(root)
+                self._fresh[ROOT.id] = root
+                continue
+            node = self._fresh[node_id]
+            node = (
+                self._counted(node)
+                if node.children is None
+                else replace(node, size=node.size + size, children=node.children + entries)
+            )
+            meta = self._seal_node(place[node_id][1], node, node.written or 0)
+            self._store.update_meta(node_id, meta, self._key.version)
+            self._fresh[node_id] = node
+
+    def _counted(self, directory: Node) -> Node:
+        """A directory with the tally its rows give now (one kept before tallies were)."""
+        total, entries = self.tree(directory, depth=1)
+        return replace(directory, size=total, children=len(entries))
+
+    def tallied(self, directory: Node) -> Node:
+        """``directory`` as this transaction left it, counted if it has no tally yet."""
+        node = self._fresh.get(directory.id, directory)
+        return node if node.children is not None else self._counted(node)
+
+    # -- walks -----------------------------------------------------------------------------
+
+    def two_levels(self, directory: Node) -> tuple[int, list[Entry]]:
+        """What ``view`` lists of ``directory``: its total and its entries two levels
+        deep, in pre-order, by name. Reads two levels where tallies are kept; each
+        directory whose entries it lists must hold as many as its tally records."""
+        top = self.root() if directory.id == ROOT.id else directory
+        if top.children is None:
+            return self.tree(directory, depth=2)
+        rows = self._store.subtree(self._user_id, directory.id, 2)
+        nodes: dict[int, Node] = {directory.id: top}
+        children: dict[int, list[Node]] = {directory.id: []}
+        for row in rows:  # parents come before their children
+            parent = nodes.get(row.parent_id)
+            if parent is None or not parent.is_dir:
+                raise tampered(row.id, "its parent is not a directory of this user")
+            node = self._open_meta(row.id, parent.fid, row.fid, row.meta)
+            if node.is_dir and node.children is None:
+                return self.tree(directory, depth=2)
+            nodes[row.id] = node
+            children.setdefault(row.parent_id, []).append(node)
+            if node.is_dir and row.depth == 1:
+                children[row.id] = []
+        for node_id, kids in children.items():
+            _check_count(nodes[node_id], len(kids))
+        entries: list[Entry] = []
+        for kid in sorted(children[directory.id], key=_name):
+            entries.append(Entry((kid.name,), kid, kid.size))
+            for grandchild in sorted(children.get(kid.id, ()), key=_name):
+                entries.append(Entry((kid.name, grandchild.name), grandchild, grandchild.size))
+        return top.size, entries
+
+    def tree(
+        self, directory: Node, depth: int, miscounted: list[str] | None = None
+    ) -> tuple[int, list[Entry]]:
+        """Everything below ``directory`` down to ``depth`` levels, in pre-order.
+
+        The whole subtree is opened (and so authenticated), not just what is
+        listed, and every tally in it is compared with what it counts: a wrong one
+        is refused, or added to ``miscounted`` if that is given (``audit verify``
+        names what changed the rows). Sizes of directories are the sum of all files
+        below them. Returns the directory's own total too."""
+        rows = self._store.subtree(self._user_id, directory.id)
+        nodes: dict[int, Node] = {directory.id: directory}
+        children: dict[int, list[int]] = {}
+        for row in rows:  # parents come before their children
+            parent = nodes.get(row.parent_id)
+            if parent is None or not parent.is_dir:
+                raise tampered(row.id, "its parent is not a directory of this user")
+            nodes[row.id] = self._open_meta(row.id, parent.fid, row.fid, row.meta)
+            children.setdefault(row.parent_id, []).append(row.id)
+        totals: dict[int, int] = {}
+        for row in reversed(rows):
+            node = nodes[row.id]
+            own = totals.get(row.id, 0) if node.is_dir else node.size
+            totals[row.id] = own
+            totals[row.parent_id] = totals.get(row.parent_id, 0) + own
+        for node_id, node in nodes.items():
+            if node.is_dir and node.children is not None:
+                try:
+                    _check_count(node, len(children.get(node_id, ())))
+                    if node.size != totals.get(node_id, 0):
+                        raise tampered(node_id, "the bytes below it are not what its tally records")
+                except IntegrityError as exc:
+                    if miscounted is None:
+                        raise
+                    miscounted.append(exc.message)
+
+        entries: list[Entry] = []
+
+        def visit(node_id: int, prefix: tuple[str, ...], level: int) -> None:
+            kids = sorted((nodes[k] for k in children.get(node_id, ())), key=_name)
+            for kid in kids:
+                parts = (*prefix, kid.name)
+                entries.append(Entry(parts, kid, totals.get(kid.id, 0)))
+                if kid.is_dir and level < depth:
+                    visit(kid.id, parts, level + 1)
+
+        visit(directory.id, (), 1)
+        return totals.get(directory.id, 0), entries
+
+    def listing(self, depth: int, miscounted: list[str] | None = None) -> tuple[int, list[Entry]]:
+        """:meth:`tree` of ``/memories`` (its tally compared too): everything of the user
+        down to ``depth`` levels."""
+        return self.tree(self.root(), depth, miscounted)
+
+
+def _name(node: Node) -> str:
+    return node.name
+
+
+def _check_count(directory: Node, found: int) -> None:
+    if found != directory.children:
+        raise tampered(
+            directory.id,
+            f"it holds {found} entries but its tally records {directory.children} (rows were "
+            "removed, hidden or added outside memvault)",
+        )
