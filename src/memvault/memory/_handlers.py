@@ -88,7 +88,7 @@ class Handlers:
             match command:
                 case Create() if len(command.file_text) >= PREPARE_CHARS:
                     self._screened(command.path, command.file_text, tree)
-                case StrReplace() | Insert():
+                case StrReplace() | Insert() if not _known_small(tree, command):
                     with tree.transaction(write=False):
                         self._prepare_edit(tree, command)
         except (CommandError, RedactionError):
@@ -132,6 +132,7 @@ class Handlers:
         except CommandError as exc:
             return Outcome.refusal(exc, before=stored)
         tree.used(node)  # a view of a file is a use of it; a listing uses no file
+        tree.note_size(path.parts, len(stored.raw))
         return Outcome(result, before=stored)
 
     def create(self, tree: Tree, command: Create) -> Outcome:
@@ -147,6 +148,7 @@ class Handlers:
         redacted = self._screened(path, command.file_text, tree)
         parents = self._parent_for(tree, path, chain, "create")
         after = tree.create_file(parents, path.parts[-1], redacted.text)
+        tree.note_size(path.parts, len(after.raw))
         result = with_note(f"File created successfully at: {path.text}", redacted)
         return Outcome(result, after=after, findings=redacted.findings)
 
@@ -167,6 +169,7 @@ class Handlers:
         except CommandError as exc:
             return Outcome.refusal(exc, before=before)
         after = tree.write(chain, redacted.text)
+        tree.note_size(path.parts, len(after.raw))
         start_line = text.count("\n", 0, first)
         end_line = start_line + command.new_str.count("\n")
         all_lines = redacted.text.split("\n")
@@ -187,6 +190,7 @@ class Handlers:
         except CommandError as exc:
             return Outcome.refusal(exc, before=before)
         after = tree.write(chain, redacted.text)
+        tree.note_size(path.parts, len(after.raw))
         result = with_note(f"The file {path.text} has been edited.", redacted)
         return Outcome(result, before=before, after=after, findings=redacted.findings)
 
@@ -307,6 +311,14 @@ class Handlers:
                 kind="not_a_directory",
             )
         return tree.mkdirs(chain, path.parts[len(chain) - 1 : -1])
+
+
+def _known_small(tree: Tree, command: StrReplace | Insert) -> bool:
+    """Whether the edited file was small when this tree last saw it, so small that the edit
+    cannot make it worth screening ahead (a hint: if another process grew the file since,
+    the command screens it in its transaction, which is only slower)."""
+    size = tree.size_hint(command.path.parts)
+    return size is not None and size + sum(len(t) for _, t in texts_of(command)) < PREPARE_CHARS
 
 
 def _view_file(

@@ -23,7 +23,7 @@ shows). ``/memories`` itself has no node: its tally is sealed in the user's row
 from __future__ import annotations
 
 import struct
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from .. import _crypto
 from ..errors import IntegrityError
@@ -55,6 +55,7 @@ class Tallies:
     _token: bytes
     _keyring: Keyring | None
     _fresh: dict[int, Node]  # directories re-tallied in this transaction, by id
+    _root_blob: bytes | None  # the sealed tally of /memories, as the transaction found it
 
     # -- what Tree provides ----------------------------------------------------------------
 
@@ -75,7 +76,7 @@ class Tallies:
         fresh = self._fresh.get(ROOT.id)
         if fresh is not None:
             return fresh
-        blob = self._store.root_tally(self._user_id)
+        blob = self._root_blob
         if blob is None:
             return ROOT
         assert self._keyring is not None
@@ -84,7 +85,7 @@ class Tallies:
             children, size = _TALLY.unpack(plain)
         except (IntegrityError, struct.error):
             raise tampered(ROOT.id, "the tally of /memories does not open") from None
-        return replace(ROOT, size=size, children=children)
+        return ROOT.tallied(size, children)
 
     def _root_ctx(self) -> bytes:
         return _crypto.context(labels.AAD_ROOT_TALLY, self._token)
@@ -126,7 +127,7 @@ class Tallies:
                 root = (
                     self._counted(root)
                     if root.children is None
-                    else replace(root, size=root.size + size, children=root.children + entries)
+                    else root.tallied(root.size + size, root.children + entries)
                 )
                 self._save_root(root)
                 self._fresh[ROOT.id] = root
@@ -135,7 +136,7 @@ class Tallies:
             node = (
                 self._counted(node)
                 if node.children is None
-                else replace(node, size=node.size + size, children=node.children + entries)
+                else node.tallied(node.size + size, node.children + entries)
             )
             meta = self._seal_node(place[node_id][1], node, node.written or 0)
             self._store.update_meta(node_id, meta, self._key.version)
@@ -144,7 +145,7 @@ class Tallies:
     def _counted(self, directory: Node) -> Node:
         """A directory with the tally its rows give now (one kept before tallies were)."""
         total, entries = self.tree(directory, depth=1)
-        return replace(directory, size=total, children=len(entries))
+        return directory.tallied(total, len(entries))
 
     def tallied(self, directory: Node) -> Node:
         """``directory`` as this transaction left it, counted if it has no tally yet."""

@@ -42,6 +42,8 @@ _FILE, _DIR, _TALLIED_DIR = 2, 3, 4
 # directly in it. Its size is the bytes of every file below it. Stamp 0: a directory
 # written before stamps were kept (format 1), re-tallied since.
 _ENTRIES = struct.Struct(">Q8x")
+_SIZE_HINT = b"size-hint"  # the domain of the keyed digests size hints are kept by
+_SIZE_HINTS = 4096  # files a tree remembers the size of, at most
 _NO_CONTENT = b"\0" * 16
 # Metadata sealed before nodes carried the record that wrote them (store format 1): no
 # stamp; a node gets one when it is next written or moved.
@@ -74,6 +76,8 @@ class Tree(_touch.LastUsed, Resealing, Tallies):
         self.stale = None
         self._used_on = {}
         self._fresh = {}
+        self._root_blob = None
+        self._sizes: dict[bytes, int] = {}  # keyed digest of a file's path: its last size
         # context(a, b, c, d) == context(a, b) + context(c, d): the per-user part once.
         self._node_prefix = _crypto.context(labels.AAD_NODE, token)
         self._content_prefix = _crypto.context(labels.AAD_CONTENT, token)
@@ -107,12 +111,13 @@ class Tree(_touch.LastUsed, Resealing, Tallies):
         :meth:`transaction` does this itself."""
         self.stale = None
         self._fresh = {}
-        primary = self._store.user_primary_version(self._user_id)
-        if primary is None:
+        state = self._store.user_state(self._user_id)
+        if state is None:
             raise StorageError(
                 "this user's memories no longer exist in the vault (erased?)",
                 hint="open a new memory tool for the user",
             )
+        primary, self._root_blob = state
         if self._keyring is None or self._keyring.primary.version != primary:
             self._keyring = self._load_keyring(primary)
 
@@ -133,6 +138,22 @@ class Tree(_touch.LastUsed, Resealing, Tallies):
     def _key(self) -> UserKey:
         assert self._keyring is not None, "used outside a transaction"
         return self._keyring.primary
+
+    def note_size(self, parts: tuple[str, ...], size: int) -> None:
+        """Remember the size a file at ``parts`` had in a command of this tree (by a keyed
+        digest of the path, never the path): :meth:`size_hint` gives it back."""
+        if self._keyring is not None:
+            if len(self._sizes) >= _SIZE_HINTS:
+                self._sizes.clear()
+            self._sizes[self._size_key(parts)] = size
+
+    def size_hint(self, parts: tuple[str, ...]) -> int | None:
+        """The size the file at ``parts`` had when this tree last saw it, if it did. A hint
+        only: another process may have changed the file since."""
+        return None if self._keyring is None else self._sizes.get(self._size_key(parts))
+
+    def _size_key(self, parts: tuple[str, ...]) -> bytes:
+        return _crypto.mac(self._key.index, _crypto.context(_SIZE_HINT, *parts))
 
     def pseudonym(self, kind: str, value: str) -> str:
         """This user's stable pseudonym for a value the redaction policy pseudonymizes."""
@@ -295,12 +316,17 @@ class Tree(_touch.LastUsed, Resealing, Tallies):
         node = Node(0, _crypto.new_id(), name, False, len(raw), _crypto.new_id())
         meta = self._seal_node(parent.fid, node, self._stamped())
         node_id = self._store.insert_node(
-            self._user_id, parent.id, self._lookup(parent, name), node.fid, meta, self._key.version
+            self._user_id,
+            parent.id,
+            self._lookup(parent, name),
+            node.fid,
+            meta,
+            self._key.version,
+            self._today_for(node.fid),
         )
         self._store.insert_content(
             node_id, self._key.sealer.seal(raw, self._content_ctx(node.fid, node.cid))
         )
-        self._set_day(node_id, node.fid, _touch.today())
         self._retally((chain, len(raw), 1))
         self.added += 1
         self.acted = node.fid
@@ -319,11 +345,11 @@ class Tree(_touch.LastUsed, Resealing, Tallies):
             self._lookup(parent, node.name),
             self._seal_node(parent.fid, new, self._stamped()),
             self._key.version,
+            self._today_for(node.fid),
         )
         self._store.replace_content(
             node.id, self._key.sealer.seal(raw, self._content_ctx(node.fid, new.cid))
         )
-        self._set_day(node.id, node.fid, _touch.today())
         self._retally((chain[:-1], len(raw) - node.size, 0))
         self.acted = node.fid
         return Stored(node.fid, raw, text)
@@ -344,17 +370,20 @@ class Tree(_touch.LastUsed, Resealing, Tallies):
             self._lookup(parent, new_name),
             self._seal_node(parent.fid, moved, self._stamped()),
             self._key.version,
+            None if node.is_dir else self._today_for(node.fid),
         )
-        if not node.is_dir:
-            self._set_day(node.id, node.fid, _touch.today())
         self._retally((chain[:-1], -moved.size, -1), (target, moved.size, 1))
         self.acted = node.fid
 
     def delete(self, chain: Chain) -> None:
         """Delete the file ``chain[-1]``, or the directory with everything below it."""
         node = chain[-1]
-        size = self.tallied(node).size if node.is_dir else node.size
-        self.added -= self._store.delete_subtree(self._user_id, node.id)
+        if node.is_dir:
+            size = self.tallied(node).size
+            self.added -= self._store.delete_subtree(self._user_id, node.id)
+        else:
+            size = node.size
+            self.added -= self._store.delete_node(self._user_id, node.id)
         self._retally((chain[:-1], -size, -1))
         self.acted = node.fid
 
@@ -362,6 +391,10 @@ class Tree(_touch.LastUsed, Resealing, Tallies):
 
     def _set_day(self, node_id: int, fid: bytes, day: int) -> None:
         self._store.set_touched(node_id, _touch.seal(self._key.sealer, self._token, fid, day))
+
+    def _today_for(self, fid: bytes) -> bytes:
+        """Today, sealed as the last-used day of the file ``fid``."""
+        return _touch.seal(self._key.sealer, self._token, fid, _touch.today())
 
     def _open_day(self, node_id: int, fid: bytes, blob: bytes) -> int:
         assert self._keyring is not None

@@ -169,22 +169,38 @@ class Store(Protocol):
         default the bound of every walk), parents before children."""
         ...
 
-    def root_tally(self, user_id: int) -> bytes | None:
-        """The sealed tally of the user's ``/memories`` (None: not kept yet)."""
+    def user_state(self, user_id: int) -> tuple[int, bytes | None] | None:
+        """(current data key version, sealed tally of ``/memories`` or None if none is kept
+        yet) of the user; None if the user no longer exists."""
         ...
 
     def set_root_tally(self, user_id: int, blob: bytes) -> None: ...
 
     def insert_node(
-        self, user_id: int, parent_id: int, lookup: bytes, fid: bytes, meta: bytes, version: int
+        self,
+        user_id: int,
+        parent_id: int,
+        lookup: bytes,
+        fid: bytes,
+        meta: bytes,
+        version: int,
+        touched: bytes | None = None,
     ) -> int:
-        """A new node; returns its id. (user, parent, look-up token) is unique."""
+        """A new node (with its sealed last-used day, for a file); returns its id.
+        (user, parent, look-up token) is unique."""
         ...
 
     def update_node(
-        self, node_id: int, parent_id: int, lookup: bytes, meta: bytes, version: int
+        self,
+        node_id: int,
+        parent_id: int,
+        lookup: bytes,
+        meta: bytes,
+        version: int,
+        touched: bytes | None = None,
     ) -> None:
-        """Move a node (with everything below it) under a new parent and token."""
+        """Move a node (with everything below it) under a new parent and token, and set
+        its sealed last-used day if ``touched`` is given."""
         ...
 
     def update_meta(self, node_id: int, meta: bytes, version: int) -> None:
@@ -197,6 +213,11 @@ class Store(Protocol):
 
     def replace_content(self, node_id: int, blob: bytes) -> None:
         """Overwrite a file's sealed text; IntegrityError if the file has none."""
+        ...
+
+    def delete_node(self, user_id: int, node_id: int) -> int:
+        """Delete a node with nothing below it (a file, with its text); returns how many
+        nodes went (0 or 1)."""
         ...
 
     def delete_subtree(self, user_id: int, node_id: int) -> int:

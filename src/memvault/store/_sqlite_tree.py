@@ -54,30 +54,54 @@ class TreeRows(Rows):
             for r in rows
         ]
 
-    def root_tally(self, user_id: int) -> bytes | None:
-        row = self._one("SELECT root FROM users WHERE id = ?", (user_id,))
-        return None if row is None or row[0] is None else _blob(row[0], "users.root")
+    def user_state(self, user_id: int) -> tuple[int, bytes | None] | None:
+        row = self._one("SELECT primary_version, root FROM users WHERE id = ?", (user_id,))
+        if row is None:
+            return None
+        root = None if row[1] is None else _blob(row[1], "users.root")
+        return _int(row[0], "users.primary_version"), root
 
     def set_root_tally(self, user_id: int, blob: bytes) -> None:
         self._exec("UPDATE users SET root = ? WHERE id = ?", (blob, user_id))
 
     def insert_node(
-        self, user_id: int, parent_id: int, lookup: bytes, fid: bytes, meta: bytes, version: int
+        self,
+        user_id: int,
+        parent_id: int,
+        lookup: bytes,
+        fid: bytes,
+        meta: bytes,
+        version: int,
+        touched: bytes | None = None,
     ) -> int:
         cur = self._exec(
-            "INSERT INTO nodes (user_id, parent_id, lookup, fid, meta, key_version)"
-            " VALUES (?, ?, ?, ?, ?, ?)",
-            (user_id, parent_id, lookup, fid, meta, version),
+            "INSERT INTO nodes (user_id, parent_id, lookup, fid, meta, key_version, touched)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (user_id, parent_id, lookup, fid, meta, version, touched),
         )
         return int(cur.lastrowid or 0)
 
     def update_node(
-        self, node_id: int, parent_id: int, lookup: bytes, meta: bytes, version: int
+        self,
+        node_id: int,
+        parent_id: int,
+        lookup: bytes,
+        meta: bytes,
+        version: int,
+        touched: bytes | None = None,
     ) -> None:
-        self._exec(
-            "UPDATE nodes SET parent_id = ?, lookup = ?, meta = ?, key_version = ? WHERE id = ?",
-            (parent_id, lookup, meta, version, node_id),
-        )
+        if touched is None:
+            self._exec(
+                "UPDATE nodes SET parent_id = ?, lookup = ?, meta = ?, key_version = ?"
+                " WHERE id = ?",
+                (parent_id, lookup, meta, version, node_id),
+            )
+        else:
+            self._exec(
+                "UPDATE nodes SET parent_id = ?, lookup = ?, meta = ?, key_version = ?,"
+                " touched = ? WHERE id = ?",
+                (parent_id, lookup, meta, version, touched, node_id),
+            )
 
     def update_meta(self, node_id: int, meta: bytes, version: int) -> None:
         """New sealed metadata for a node that stays where it is (no index changes)."""
@@ -103,6 +127,14 @@ class TreeRows(Rows):
                 "was deleted outside memvault)",
                 hint=_DAMAGED_HINT,
             )
+
+    def delete_node(self, user_id: int, node_id: int) -> int:
+        """Delete a node that has nothing below it (a file: its contents go with it)."""
+        deleted = self._exec(
+            "DELETE FROM nodes WHERE id = ? AND user_id = ?", (node_id, user_id)
+        ).rowcount
+        self._deleted = True
+        return int(deleted)
 
     def delete_subtree(self, user_id: int, node_id: int) -> int:
         """Delete a node and everything below it (contents go with their nodes)."""
