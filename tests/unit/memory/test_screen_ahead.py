@@ -89,3 +89,58 @@ def test_small_writes_are_screened_in_the_transaction(
     seen = watch(vault, monkeypatch)
     runner.run({"command": "create", "path": "/memories/small.md", "file_text": "hello"})
     assert (True, 5) in seen and (False, 5) not in seen, seen
+
+
+def _transactions(vault: Vault, monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """Whether each store transaction opened from now on writes."""
+    opened: list[bool] = []
+    store = vault._store
+    real_transaction = store.transaction
+
+    def transaction(*, write: bool, action: str = "running a command") -> Any:
+        opened.append(write)
+        return real_transaction(write=write, action=action)
+
+    monkeypatch.setattr(store, "transaction", transaction)
+    return opened
+
+
+def test_an_edit_of_a_file_known_small_takes_one_transaction(
+    vault: Vault, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A small edit of a file the tool last saw small is not looked at ahead: one write
+    transaction. A file it has not seen, or saw large, is looked at first."""
+    runner = vault.runner("alice")
+    runner.run({"command": "create", "path": "/memories/small.md", "file_text": "one two\n"})
+    runner.run({"command": "create", "path": "/memories/big.md", "file_text": BIG})
+    opened = _transactions(vault, monkeypatch)
+    edit = {
+        "command": "str_replace",
+        "path": "/memories/small.md",
+        "old_str": "one",
+        "new_str": "1",
+    }
+    assert not runner.run(edit).is_error
+    assert opened == [True]
+    opened.clear()
+    assert not runner.run(EDIT).is_error  # large: read ahead, then written
+    assert opened[0] is False and opened[-1] is True
+    opened.clear()
+    other = vault.runner("alice")  # a new tool has seen nothing
+    assert not other.run({**edit, "old_str": "two", "new_str": "2"}).is_error
+    assert opened[-2:] == [False, True]
+
+
+def test_a_file_grown_by_another_tool_is_still_screened_whole(
+    vault: Vault, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The size a tool remembers is a hint: a file another tool made large since is
+    screened in the write transaction (slower, never skipped)."""
+    runner, other = vault.runner("alice"), vault.runner("alice")
+    runner.run({"command": "create", "path": "/memories/big.md", "file_text": "MARK\n"})
+    other.run(
+        {"command": "insert", "path": "/memories/big.md", "insert_line": 0, "insert_text": BIG}
+    )
+    seen = watch(vault, monkeypatch)
+    assert not runner.run({**EDIT, "old_str": "MARK"}).is_error
+    assert any(writing and n > len(BIG) for writing, n in seen), seen
