@@ -230,6 +230,9 @@ def test_processes_writing_one_home_lose_no_update(
             assert own == {f"/memories/p{i}/f{j:02d}.txt": "7B" for j in range(30)}
             assert top[f"/memories/p{i}/"] == "210B"
             assert {k: v for k, v in top.items() if k.startswith(f"/memories/p{i}/f")} == own
+        report = v.check()  # every tally, count and page, after writers raced on them
+        assert report.intact, report.problems
+        assert (report.files, report.directories) == (1 + 30 * N_PROCS, N_PROCS)
 
 
 def test_concurrent_first_open_makes_one_vault(
