@@ -155,6 +155,9 @@ def _assert_home_clean(home: Path, *, killed: bool = False) -> None:
 def _integrity_ok(home: Path) -> None:
     with contextlib.closing(sqlite3.connect(f"file:{home / 'vault.db'}?mode=ro", uri=True)) as db:
         assert db.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
+    with Vault.open(home) as vault:  # every tally and count, after the kills
+        report = vault.check()
+        assert report.intact, report.problems
 
 
 # -- a deterministic script of writes and the state after each step --------------
