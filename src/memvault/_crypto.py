@@ -127,6 +127,17 @@ def mac_function(key: Key) -> Callable[[bytes], bytes]:
 _LENGTH = struct.Struct(">I").pack  # a part's length prefix: 4 bytes, big-endian
 
 
+def context_mac_function(key: Key) -> Callable[[bytes, bytes], bytes]:
+    """``mac(key, context(a, b))`` for two byte strings, with the key bound: the keyed
+    digest of a file's identity and text, made from the bytes in hand."""
+    raw = key.export_raw()
+
+    def keyed(a: bytes, b: bytes) -> bytes:
+        return _hmac.digest(raw, b"".join((_LENGTH(len(a)), a, _LENGTH(len(b)), b)), "sha256")
+
+    return keyed
+
+
 def context(*parts: bytes | str | int) -> bytes:
     """Encode associated data unambiguously: each part is length-prefixed."""
     chunks: list[bytes] = []

@@ -29,8 +29,8 @@ import os
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from .. import _fs
 from .._log import log as _oplog
@@ -58,6 +58,7 @@ LOCK_NAME = ".lock"
 # The records that may use the reserve: read at their fixed place in the line.
 _SPARE = (b',"command":"delete",', b',"command":"audit.not_applied",')
 _FULL = (errno.ENOSPC, errno.EDQUOT)
+_TXN = b'"txn":true'
 
 
 def segment_bytes_from_env() -> int:
@@ -76,9 +77,8 @@ def segment_bytes_from_env() -> int:
     return value
 
 
-@dataclass(frozen=True, slots=True)
-class Tail:
-    """The newest record of the log, as an appender needs it."""
+class Tail(NamedTuple):
+    """The newest record of the log, as an appender needs it (made at every append)."""
 
     segment: int
     size: int
@@ -298,8 +298,9 @@ class LogFiles:
         _oplog.warning("audit_torn_tail_removed", segment=self._segment, bytes=len(data) - keep)
         return data[:keep]
 
-    def _write(self, line: bytes, tail: Tail) -> str:
-        """Append one line after ``tail``; returns its hash."""
+    def _write(self, line: bytes, tail: Tail, txn: bool | None = None) -> str:
+        """Append one line after ``tail``; returns its hash. ``txn``: whether the line is a
+        write transaction's record (read from the line if not given)."""
         assert self._fd is not None
         data = line + b"\n"
         try:
@@ -311,7 +312,11 @@ class LogFiles:
             raise os_error(exc, "writing the audit log") from None
         digest = line_hash(line)
         self._tail = Tail(
-            self._segment, tail.size + len(data), tail.seq + 1, digest, b'"txn":true' in line
+            self._segment,
+            tail.size + len(data),
+            tail.seq + 1,
+            digest,
+            _TXN in line if txn is None else txn,
         )
         return digest
 
@@ -319,7 +324,7 @@ class LogFiles:
         """All of it or nothing: a part that reached the file is cut off again. A record
         that may use the reserve does so when the disk is short of space."""
         assert self._fd is not None
-        spare = any(mark in data for mark in _SPARE)
+        spare = _SPARE[0] in data or _SPARE[1] in data
         if spare and short_of_space(self._fd):
             self._use_reserve()
         try:
