@@ -92,8 +92,10 @@ class AuditLog(Anchored):
         if not self._holding:
             raise AuditError("next_seq() is only known within holding()")
         self._acquire()
-        with self._mapped("reading the audit log"):
+        try:
             self._announced = self._resolve_tail().seq + 1
+        except OSError as exc:
+            raise os_error(exc, "reading the audit log") from None
         return self._announced
 
     def msg(self, fields: MutableMapping[str, Any]) -> int:

@@ -131,6 +131,7 @@ class LogFiles:
         self._next_segment = ""
         self._tail: Tail | None = None
         self._locked = False
+        self._checked = False  # the tail was read under the lock held since: still the tail
         self._holding = 0  # > 0: a write transaction holds the lock until it ends
         self._txn_seq = 0  # the record a held write transaction appended
         self._known_head = 0  # the store's anchor, as last seen
@@ -207,6 +208,7 @@ class LogFiles:
         self._locked = True
 
     def _release(self) -> None:
+        self._checked = False
         if self._locked:
             self._locked = False
             with suppress(OSError):
@@ -218,7 +220,13 @@ class LogFiles:
         A record at the tail that was appended in a write transaction of a
         process that then died is confirmed against the store's anchor; a
         record the store never committed gets its ``not_applied`` record here.
+
+        Under a lock held since the tail was last read (a write transaction's
+        ``next_seq``, then its record), no one else can have appended: the files
+        are not looked at again.
         """
+        if self._checked and self._tail is not None:
+            return self._tail
         try:
             if self._fd is None or os.path.exists(self._next_segment):
                 self._open_newest()
@@ -228,9 +236,11 @@ class LogFiles:
             raise os_error(exc, "reading the audit log") from None
         tail = self._tail
         if tail is not None and tail.segment == self._segment and tail.size == size:
+            self._checked = self._locked
             return tail
         tail = self._read_tail(size)
         self._tail = tail
+        self._checked = self._locked
         self._tail_moved()
         if confirm and tail.txn and tail.seq > self._known_head and tail.seq != self._txn_seq:
             return self._confirm(tail)
@@ -309,6 +319,7 @@ class LogFiles:
                 tail = Tail(self._segment, 0, tail.seq, tail.hash, tail.txn)
             self._append_line(data, tail.size)
         except OSError as exc:
+            self._checked = False  # the file may not be as the tail says: read it again
             raise os_error(exc, "writing the audit log") from None
         digest = line_hash(line)
         self._tail = Tail(
@@ -343,6 +354,7 @@ class LogFiles:
     def _roll(self) -> None:
         """Start the next segment; the chain runs on across files."""
         assert self._fd is not None
+        self._checked = False  # the tail is read anew, in the new segment
         if self._durable:
             os.fsync(self._fd)
         number = self._segment + 1
