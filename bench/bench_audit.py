@@ -124,12 +124,17 @@ class NoAuditLog(AuditLog):
     builds each command's event, and the store and handlers are untouched.
     """
 
-    def record(self, event: Event, *, txn: bool = False) -> int:
+    def record(
+        self, event: Event, *, txn: bool = False, change: tuple[int, int] | None = None
+    ) -> int:
         return 0
 
     @contextmanager
     def holding(self) -> Iterator[None]:
         yield
+
+    def next_seq(self) -> int:
+        return 1  # the stamp of the nodes a write makes; no record will carry it
 
     def maybe_anchor(self) -> None:
         return None
@@ -332,14 +337,14 @@ def adapter_costs(home: Path) -> dict[str, Summary]:
     (the paths rendered through the redaction filter, keyed digests of the text) before
     the log sees it. Timed alone, in a loop."""
     with Vault.open(home, durability="normal") as opened:
-        tool = opened.memory_tool(user=MEASURED)
-        key = tool._audit_key
+        runner = opened.runner(user=MEASURED)
+        key = runner._audit_key
         command = {"command": "view", "path": "/memories/topic-3/note-04.md"}
         text = note_text(7).encode()
         fid = os.urandom(16)
         out = {}
         for name, work in (
-            ("render one path", lambda: tool._paths(command)),
+            ("render one path", lambda: runner._paths(command)),
             ("digest of a 2 KB note", lambda: key.digest(fid, text)),
         ):
             samples = []

@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import gc
+import hmac
 import io
 import json
 import logging
@@ -35,7 +36,15 @@ from memvault import (
     UsageError,
     Vault,
 )
-from memvault._crypto import Key, new_key, verify_signature
+from memvault._crypto import (
+    Key,
+    context,
+    context_mac_function,
+    mac,
+    mac_function,
+    new_key,
+    verify_signature,
+)
 from memvault.audit import SEGMENT_ENV, examine, segments
 from memvault.cli import main
 from memvault.memory import AUDIT_MESSAGE
@@ -308,6 +317,21 @@ def test_keys_are_unhashable() -> None:
     assert key == Key(key.export_raw())
     with pytest.raises(TypeError):
         hash(key)
+
+
+def test_macs_are_hmac_sha256() -> None:
+    """The MACs made from a key's pads, kept between calls, are the hmac module's, for
+    data on either side of SHA-256's block and for a key used many times over."""
+    for size in (0, 1, 31, 55, 56, 63, 64, 65, 119, 120, 2048, 100_000):
+        key = new_key()
+        data = os.urandom(size)
+        expected = hmac.digest(key.export_raw(), data, "sha256")
+        assert mac(key, data) == mac(key, data) == expected
+        assert mac_function(key)(data) == expected
+        ident = os.urandom(16)
+        assert context_mac_function(key)(ident, data) == hmac.digest(
+            key.export_raw(), context(ident, data), "sha256"
+        )
 
 
 # -- the redaction filter --------------------------------------------------------------

@@ -21,12 +21,10 @@ user), and the before/after digests are HMACs under that key.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, MutableMapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
-
-import structlog
 
 from ..errors import AuditError, IntegrityError
 from ..store import Store
@@ -34,8 +32,14 @@ from ._anchor import Anchored
 from ._files import Tail, os_error
 from ._keys import AuditKeys
 from ._ledger import Ledger
-from ._record import FIELDS, MAC_SUFFIX_LEN, Event, encode_json, origin, stamp, to_chain
-from ._segments import SCHEMA_VERSION
+from ._record import (
+    MAC_SUFFIX_LEN,
+    PROCESSORS,
+    Event,
+    RecordChain,
+    encode_record,
+    ordered,
+)
 
 
 class AuditLog(Anchored):
@@ -57,14 +61,8 @@ class AuditLog(Anchored):
         self._change: tuple[int, int] | None = None  # of the record being appended
         self._announced = 0  # the number next_seq() promised to the held transaction
         self.read_only = False  # opened for verification: nothing may be appended
-        # Bound once: the lazy proxy wrap_logger returns would bind again on every record.
-        self._emit: structlog.BoundLogger = structlog.wrap_logger(
-            self,
-            wrapper_class=structlog.BoundLogger,
-            processors=[stamp, origin, to_chain],
-            context_class=dict,
-            cache_logger_on_first_use=False,
-        ).bind()
+        # Bound once, to this log: structlog's processors, run on each record's own dict.
+        self._emit = RecordChain(self, processors=PROCESSORS, context={})
         with self._mapped("reading the audit log's forward-secure key"):
             self._forward = self._load_forward()
 
@@ -84,10 +82,9 @@ class AuditLog(Anchored):
             raise AuditError("a change is recorded in a write transaction, with a ledger")
         self._change = change
         try:
-            seq: int = self._emit.msg(event.command, **event.fields(), txn=txn)
+            return self._emit.msg(event.fields(txn))
         finally:
             self._change = None
-        return seq
 
     def next_seq(self) -> int:
         """Inside :meth:`holding`, before any record: the number this transaction's
@@ -95,13 +92,22 @@ class AuditLog(Anchored):
         if not self._holding:
             raise AuditError("next_seq() is only known within holding()")
         self._acquire()
-        with self._mapped("reading the audit log"):
+        try:
             self._announced = self._resolve_tail().seq + 1
+        except OSError as exc:
+            raise os_error(exc, "reading the audit log") from None
         return self._announced
 
-    def msg(self, fields: dict[str, Any]) -> int:
-        """The end of the structlog chain: number, chain, MAC and append one record."""
-        txn = bool(fields.get("txn"))
+    def msg(self, fields: MutableMapping[str, Any]) -> int:
+        """Append a record of ``fields`` as given (its time and origin too), numbered,
+        chained and MACed anew: for tools that replay records."""
+        return self.append_record(ordered(fields))
+
+    def append_record(self, fields: dict[str, Any]) -> int:
+        """The end of the structlog chain: number, chain, MAC and append one record.
+        ``fields`` holds every field, in order (:meth:`Event.fields`); it is filled in
+        here, not copied."""
+        txn: bool = fields["txn"]
         if self.read_only:
             raise AuditError("the audit log was opened for verification only")
         if txn and not self._holding:
@@ -109,49 +115,42 @@ class AuditLog(Anchored):
         self._acquire()
         try:
             return self._append(fields, txn)
+        except OSError as exc:
+            raise os_error(exc, "writing the audit log") from None
         finally:
             if not self._holding:
                 self._release()
 
     def _append(self, fields: dict[str, Any], txn: bool) -> int:
-        with self._mapped("writing the audit log"):
-            tail = self._resolve_tail()
-            body = self._body(fields, tail.seq + 1, tail.hash)
-            tail = self._place(tail, len(body) - 1 + MAC_SUFFIX_LEN)
-            line = self._finish(body)
-            if txn:
-                if self._announced and self._announced != tail.seq + 1:
-                    raise AuditError(
-                        "the audit log moved on within a held transaction",
-                        hint="nothing was changed; report this",
-                    )
-                if self._change is not None:
-                    assert self.ledger is not None
-                    users, nodes = self._change
-                    self.ledger.advance(tail.seq + 1, users=users, nodes=nodes)
-                self._cover(tail, line)
-            self._write(line, tail)
-            if txn:
-                self._txn_seq = tail.seq + 1
-                self._known_head = tail.seq + 1
-            elif tail.seq == self._covered + len(self._reads) and len(self._reads) < 64:
-                self._reads.append((tail.seq + 1, line))  # right after our own: kept at hand
-            else:
-                self._reads = []
-            return tail.seq + 1
-
-    def _body(self, fields: Mapping[str, Any], seq: int, prev: str) -> bytes:
-        """The record without its MAC, as the bytes the MAC covers."""
-        record = {name: fields.get(name) for name in FIELDS}
-        record["v"] = SCHEMA_VERSION
-        record["seq"] = seq
-        record["prev"] = prev
-        record["txn"] = bool(fields.get("txn"))
-        return encode_json(record).encode()
+        tail = self._resolve_tail()
+        seq = fields["seq"] = tail.seq + 1
+        fields["prev"] = tail.hash
+        body = encode_record(fields).encode()
+        tail = self._place(tail, len(body) - 1 + MAC_SUFFIX_LEN)
+        line = self._finish(body)
+        if txn:
+            if self._announced and self._announced != seq:
+                raise AuditError(
+                    "the audit log moved on within a held transaction",
+                    hint="nothing was changed; report this",
+                )
+            if self._change is not None:
+                assert self.ledger is not None
+                users, nodes = self._change
+                self.ledger.advance(seq, users=users, nodes=nodes)
+            self._cover(tail, line)
+        self._write(line, tail, txn)
+        if txn:
+            self._txn_seq = self._known_head = seq
+        elif tail.seq == self._covered + len(self._reads) and len(self._reads) < 64:
+            self._reads.append((seq, line))  # right after our own: kept at hand
+        else:
+            self._reads = []
+        return seq
 
     def _finish(self, body: bytes) -> bytes:
         """The line: ``body`` with the MAC of the segment it goes into."""
-        return body[:-1] + b',"mac":"' + self._mac(body).encode() + b'"}'
+        return b"".join((body[:-1], b',"mac":"', self._mac(body).encode(), b'"}'))
 
     def _place(self, tail: Tail, length: int) -> Tail:
         """Start a new segment first if a line of ``length`` bytes would not fit the
@@ -193,11 +192,13 @@ class AuditLog(Anchored):
         """Record that record ``seq`` names a change that was never committed."""
         with self._mapped("writing the audit log"):
             tail = self._resolve_tail()
-            fields = dict(origin(None, "", stamp(None, "", {})))
-            fields.update(command="audit.not_applied", outcome="not_applied", error=why, ref=seq)
-            body = self._body(fields, tail.seq + 1, tail.hash)
+            fields = Event("audit.not_applied", outcome="not_applied", error=why).fields()
+            for processor in PROCESSORS:
+                processor(None, "", fields)  # in place
+            fields.update(seq=tail.seq + 1, ref=seq, prev=tail.hash)
+            body = encode_record(fields).encode()
             tail = self._place(tail, len(body) - 1 + MAC_SUFFIX_LEN)
-            self._write(self._finish(body), tail)
+            self._write(self._finish(body), tail, False)
 
     def head(self) -> tuple[int, str]:
         """(seq, hash) of the newest record, as the next record's ``prev`` would be."""

@@ -29,8 +29,8 @@ import os
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from .. import _fs
 from .._log import log as _oplog
@@ -58,6 +58,7 @@ LOCK_NAME = ".lock"
 # The records that may use the reserve: read at their fixed place in the line.
 _SPARE = (b',"command":"delete",', b',"command":"audit.not_applied",')
 _FULL = (errno.ENOSPC, errno.EDQUOT)
+_TXN = b'"txn":true'
 
 
 def segment_bytes_from_env() -> int:
@@ -76,9 +77,8 @@ def segment_bytes_from_env() -> int:
     return value
 
 
-@dataclass(frozen=True, slots=True)
-class Tail:
-    """The newest record of the log, as an appender needs it."""
+class Tail(NamedTuple):
+    """The newest record of the log, as an appender needs it (made at every append)."""
 
     segment: int
     size: int
@@ -131,6 +131,7 @@ class LogFiles:
         self._next_segment = ""
         self._tail: Tail | None = None
         self._locked = False
+        self._checked = False  # the tail was read under the lock held since: still the tail
         self._holding = 0  # > 0: a write transaction holds the lock until it ends
         self._txn_seq = 0  # the record a held write transaction appended
         self._known_head = 0  # the store's anchor, as last seen
@@ -207,6 +208,7 @@ class LogFiles:
         self._locked = True
 
     def _release(self) -> None:
+        self._checked = False
         if self._locked:
             self._locked = False
             with suppress(OSError):
@@ -218,7 +220,13 @@ class LogFiles:
         A record at the tail that was appended in a write transaction of a
         process that then died is confirmed against the store's anchor; a
         record the store never committed gets its ``not_applied`` record here.
+
+        Under a lock held since the tail was last read (a write transaction's
+        ``next_seq``, then its record), no one else can have appended: the files
+        are not looked at again.
         """
+        if self._checked and self._tail is not None:
+            return self._tail
         try:
             if self._fd is None or os.path.exists(self._next_segment):
                 self._open_newest()
@@ -228,9 +236,11 @@ class LogFiles:
             raise os_error(exc, "reading the audit log") from None
         tail = self._tail
         if tail is not None and tail.segment == self._segment and tail.size == size:
+            self._checked = self._locked
             return tail
         tail = self._read_tail(size)
         self._tail = tail
+        self._checked = self._locked
         self._tail_moved()
         if confirm and tail.txn and tail.seq > self._known_head and tail.seq != self._txn_seq:
             return self._confirm(tail)
@@ -298,8 +308,9 @@ class LogFiles:
         _oplog.warning("audit_torn_tail_removed", segment=self._segment, bytes=len(data) - keep)
         return data[:keep]
 
-    def _write(self, line: bytes, tail: Tail) -> str:
-        """Append one line after ``tail``; returns its hash."""
+    def _write(self, line: bytes, tail: Tail, txn: bool | None = None) -> str:
+        """Append one line after ``tail``; returns its hash. ``txn``: whether the line is a
+        write transaction's record (read from the line if not given)."""
         assert self._fd is not None
         data = line + b"\n"
         try:
@@ -308,10 +319,15 @@ class LogFiles:
                 tail = Tail(self._segment, 0, tail.seq, tail.hash, tail.txn)
             self._append_line(data, tail.size)
         except OSError as exc:
+            self._checked = False  # the file may not be as the tail says: read it again
             raise os_error(exc, "writing the audit log") from None
         digest = line_hash(line)
         self._tail = Tail(
-            self._segment, tail.size + len(data), tail.seq + 1, digest, b'"txn":true' in line
+            self._segment,
+            tail.size + len(data),
+            tail.seq + 1,
+            digest,
+            _TXN in line if txn is None else txn,
         )
         return digest
 
@@ -319,7 +335,7 @@ class LogFiles:
         """All of it or nothing: a part that reached the file is cut off again. A record
         that may use the reserve does so when the disk is short of space."""
         assert self._fd is not None
-        spare = any(mark in data for mark in _SPARE)
+        spare = _SPARE[0] in data or _SPARE[1] in data
         if spare and short_of_space(self._fd):
             self._use_reserve()
         try:
@@ -338,6 +354,7 @@ class LogFiles:
     def _roll(self) -> None:
         """Start the next segment; the chain runs on across files."""
         assert self._fd is not None
+        self._checked = False  # the tail is read anew, in the new segment
         if self._durable:
             os.fsync(self._fd)
         number = self._segment + 1

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import base64
 import json
+from json.encoder import encode_basestring
 
 from .. import _crypto
 from .._crypto import Key, Sealer, Signer
@@ -118,7 +119,10 @@ def next_forward_key(key: Key, segment: int) -> Key:
     return _crypto.derive(key, f"{L.KDF_AUDIT_FORWARD_PREFIX}{segment}")
 
 
-_encode_paths = json.JSONEncoder(ensure_ascii=False).encode  # built once, not per record
+def _encode_paths(paths: list[str]) -> bytes:
+    """``json.dumps(paths, ensure_ascii=False)``, encoded: each string escaped by the
+    JSON module's own C function, without building an encoder per record."""
+    return ("[" + ", ".join(map(encode_basestring, paths)) + "]").encode()
 
 
 class UserAuditKey:
@@ -129,13 +133,16 @@ class UserAuditKey:
     files the user had or what they held.
     """
 
-    __slots__ = ("_digest", "_paths", "pseudonym")
+    __slots__ = ("_digest", "_paths", "_paths_ctx", "pseudonym")
 
     def __init__(self, key: Key | None, pseudonym: str) -> None:
         """``key=None``: the key could not be opened (damaged); records of the user's
         commands then carry the pseudonym but no paths and no digests."""
         self._paths = Sealer(_crypto.derive(key, L.KDF_AUDIT_PATHS), 1) if key else None
-        self._digest = _crypto.derive(key, L.KDF_AUDIT_DIGEST) if key else None
+        self._paths_ctx = _crypto.context(L.AAD_AUDIT_PATHS, pseudonym)
+        self._digest = (
+            _crypto.context_mac_function(_crypto.derive(key, L.KDF_AUDIT_DIGEST)) if key else None
+        )
         self.pseudonym = pseudonym
 
     def __repr__(self) -> str:
@@ -144,8 +151,7 @@ class UserAuditKey:
     def seal_paths(self, paths: list[str]) -> str | None:
         if self._paths is None:
             return None
-        plain = _encode_paths(paths).encode()
-        blob = self._paths.seal(plain, _crypto.context(L.AAD_AUDIT_PATHS, self.pseudonym))
+        blob = self._paths.seal(_encode_paths(paths), self._paths_ctx)
         return base64.b64encode(blob).decode()
 
     def open_paths(self, sealed: str) -> list[str]:
@@ -153,20 +159,17 @@ class UserAuditKey:
             raise IntegrityError("this user's audit key could not be opened")
         paths = self._paths
         blob = base64.b64decode(sealed, validate=True)
-        plain = _crypto.open_blob(
-            blob,
-            _crypto.context(L.AAD_AUDIT_PATHS, self.pseudonym),
-            lambda v: paths if v == 1 else None,
-        )
+        plain = _crypto.open_blob(blob, self._paths_ctx, lambda v: paths if v == 1 else None)
         value = json.loads(plain)
         if not isinstance(value, list) or not all(isinstance(p, str) for p in value):
             raise IntegrityError("a sealed audit path list is malformed")
         return value
 
     def digest(self, fid: bytes, text: bytes) -> str | None:
+        """The keyed digest of a file's ``text`` (its UTF-8 bytes) and identity ``fid``."""
         if self._digest is None:
             return None
-        return _crypto.mac(self._digest, _crypto.context(fid, text)).hex()[:32]
+        return self._digest(fid, text).hex()[:32]
 
 
 FORWARD_KEY_FORMAT = "memvault-audit-forward-key/1"

@@ -57,12 +57,15 @@ class LedgerState:
 class Ledger:
     """Reads, checks and advances one store's ledger (inside the caller's transaction)."""
 
-    __slots__ = ("_ctx", "_sealer", "_store")
+    __slots__ = ("_ctx", "_known", "_sealer", "_store")
 
     def __init__(self, store: Store, secrets: VaultSecrets, vault_id: str) -> None:
         self._store = store
         self._sealer = Sealer(secrets.key(L.KDF_AUDIT_LEDGER), 1)
         self._ctx = _crypto.context(L.AAD_AUDIT_LEDGER, vault_id)
+        # The last sealed value opened or written here, and its state: the same bytes
+        # read back need not be opened again (they opened, or were sealed, as this).
+        self._known: tuple[bytes, LedgerState] | None = None
 
     def __repr__(self) -> str:
         return "<Ledger>"
@@ -72,6 +75,9 @@ class Ledger:
         blob = self._store.get_meta(META_KEY)
         if blob is None:
             return None
+        known = self._known
+        if known is not None and known[0] == blob:
+            return known[1]
         try:
             plain = _crypto.open_blob(blob, self._ctx, lambda v: self._sealer if v == 1 else None)
             fmt, written, users, nodes, forward = _STATE.unpack(plain)
@@ -81,11 +87,15 @@ class Ledger:
             ) from None
         if fmt != _FORMAT:
             raise IntegrityError(f"the store's ledger has an unknown format ({fmt})", hint=_HINT)
-        return LedgerState(written, users, nodes, forward)
+        state = LedgerState(written, users, nodes, forward)
+        self._known = (bytes(blob), state)
+        return state
 
     def save(self, state: LedgerState) -> None:
         plain = _STATE.pack(_FORMAT, state.written, state.users, state.nodes, state.forward)
-        self._store.set_meta(META_KEY, self._sealer.seal(plain, self._ctx))
+        blob = self._sealer.seal(plain, self._ctx)
+        self._store.set_meta(META_KEY, blob)
+        self._known = (blob, state)
 
     def advance(self, seq: int, *, users: int = 0, nodes: int = 0) -> None:
         """Record that the transaction of record ``seq`` changed the store: ``users`` and

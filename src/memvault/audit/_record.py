@@ -3,6 +3,11 @@
 The format is ``docs/audit-schema.md``; a record is built by structlog
 processors (time stamp, origin) and ends as one line of compact ASCII JSON
 whose MAC covers every byte before ``,"mac":``.
+
+A record costs about what a function call costs beyond its own work: the event
+makes one dict of every field, in their order, and the processors, the
+appender and the encoder fill in and read that same dict
+(:class:`RecordChain`).
 """
 
 from __future__ import annotations
@@ -11,12 +16,16 @@ import json
 import os
 import socket
 import time
-from collections.abc import MutableMapping
+from collections.abc import Callable, MutableMapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from json import encoder as _json_encoder
 from typing import Any
 
+import structlog
+
 from ._keys import UserAuditKey
+from ._segments import SCHEMA_VERSION
 
 # The memory commands a record may name (besides ``invalid`` and operator actions).
 MEMORY_COMMANDS = ("view", "create", "str_replace", "insert", "delete", "rename")
@@ -77,20 +86,41 @@ class Event:
     key_version: int | None = None
     details: dict[str, Any] | None = None
 
-    def fields(self) -> dict[str, Any]:
+    def fields(self, txn: bool = False) -> dict[str, Any]:
+        """Every field of the record, in :data:`FIELDS` order; the processors and the
+        appender fill in those left ``None`` here (time, origin, number, chain)."""
+        user, findings = self.user, self.findings
         return {
-            "user": self.user.pseudonym if self.user else None,
+            "v": SCHEMA_VERSION,
+            "seq": None,
+            "time": None,
+            "user": user.pseudonym if user is not None else None,
             "session": self.session,
             "command": self.command,
-            "paths": self.user.seal_paths(self.paths) if self.user and self.paths else None,
+            "paths": user.seal_paths(self.paths) if user is not None and self.paths else None,
             "outcome": self.outcome,
             "error": self.error,
-            "findings": dict(sorted(self.findings.items())) if self.findings else None,
+            "findings": dict(sorted(findings.items())) if findings else None,
             "before": self.before,
             "after": self.after,
             "key_version": self.key_version,
+            "txn": txn,
+            "ref": None,
             "details": self.details,
+            "uid": None,
+            "pid": None,
+            "host": None,
+            "prev": None,
         }
+
+
+def ordered(fields: MutableMapping[str, Any]) -> dict[str, Any]:
+    """Any mapping of record fields (a record read back, an operator's own), as
+    :meth:`Event.fields` lays them out: every field, in order, ``txn`` a boolean."""
+    record = {name: fields.get(name) for name in FIELDS}
+    record["v"] = SCHEMA_VERSION
+    record["txn"] = bool(record["txn"])
+    return record
 
 
 # -- structlog processors that build a record ---------------------------------------------
@@ -98,6 +128,33 @@ class Event:
 _HOST = socket.gethostname()
 _UID = os.getuid()
 encode_json = json.JSONEncoder(ensure_ascii=True, separators=(",", ":")).encode
+
+
+def _record_encoder() -> Callable[[dict[str, Any]], str]:
+    """``encode_json`` for a record's dict, with the C encoder made once instead of per
+    call (no check for circular references: a record's values are the event's own)."""
+    make = getattr(_json_encoder, "c_make_encoder", None)
+    if make is None:  # pragma: no cover - a Python without the _json accelerator
+        return encode_json
+    chunks = make(
+        None,
+        json.JSONEncoder().default,
+        _json_encoder.encode_basestring_ascii,
+        None,
+        ":",
+        ",",
+        False,
+        False,
+        True,
+    )
+
+    def encode(record: dict[str, Any]) -> str:
+        return "".join(chunks(record, 0))
+
+    return encode
+
+
+encode_record = _record_encoder()
 
 
 class _Clock:
@@ -131,6 +188,23 @@ def origin(_: Any, __: str, event: MutableMapping[str, Any]) -> MutableMapping[s
     return event
 
 
-def to_chain(_: Any, __: str, event: MutableMapping[str, Any]) -> MutableMapping[str, Any]:
-    event.pop("event", None)  # structlog's positional message: the command, already a field
-    return {"fields": event}  # structlog built this dict for this record alone: no copy
+PROCESSORS = (stamp, origin)
+
+
+class RecordChain(structlog.BoundLoggerBase):
+    """structlog's bound logger for audit records, over the appender.
+
+    ``msg(fields)`` runs the processors on ``fields``, the dict
+    :meth:`Event.fields` made for this one record, in place: no copy of the
+    (empty) context, no keywords packed and unpacked. The last processor's
+    dict goes to the appender's ``append_record``, which numbers, chains, MACs
+    and writes it.
+    """
+
+    def msg(self, fields: dict[str, Any]) -> int:
+        event: Any = fields
+        logger = self._logger
+        for processor in self._processors:
+            event = processor(logger, "msg", event)
+        seq: int = logger.append_record(event)
+        return seq

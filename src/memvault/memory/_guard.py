@@ -113,9 +113,10 @@ def _describe(ch: str) -> str:
     return f"U+{ord(ch):04X} ({name})" if name else f"U+{ord(ch):04X}"
 
 
-def _check_characters(text: str) -> None:
-    """Refuse ``text`` (the path as sent, or its NFC form) for what it contains."""
-    plain = _PRINTABLE_ASCII.fullmatch(text) is not None  # no control, blank or look-alike
+def _check_characters(text: str) -> bool:
+    """Refuse ``text`` (the path as sent, or its NFC form) for what it contains; True if
+    it is printable ASCII (no control, blank or look-alike character, and its own NFC)."""
+    plain = _PRINTABLE_ASCII.fullmatch(text) is not None
     if not plain:
         for ch in text:
             if unicodedata.category(ch) in REFUSED_CATEGORIES or ch in _BLANKS:
@@ -125,12 +126,13 @@ def _check_characters(text: str) -> None:
     if _PERCENT_ESCAPE.search(text):
         raise _Refused("it contains a percent-encoded sequence (paths are never URL-decoded)")
     if plain:
-        return
+        return True
     previous = ""
     for ch in text:
         if ord(ch) >= 128 and _lookalike(ch, previous):
             raise _Refused(f"it contains {_describe(ch)}, a look-alike of '.' or '/'")
         previous = ch
+    return False
 
 
 def _lookalike(ch: str, previous: str) -> bool:
@@ -141,13 +143,14 @@ def _lookalike(ch: str, previous: str) -> bool:
     return any(c in _SEPARATORS for c in unicodedata.normalize("NFKC", ch))
 
 
-def _check_name(segment: str) -> None:
-    """Refuse one name (NFC) that is empty, dots, blank, space-edged or too long."""
+def _check_name(segment: str, plain: bool = False) -> None:
+    """Refuse one name (NFC) that is empty, dots, blank, space-edged or too long.
+    ``plain``: the name is known to be printable ASCII."""
     if not segment:
         raise _Refused("it contains an empty segment ('//')")
     if segment.strip(".") == "":
         raise _Refused(f"it contains a '{show(segment, 8)}' segment")
-    if _PRINTABLE_ASCII.fullmatch(segment):
+    if plain or _PRINTABLE_ASCII.fullmatch(segment):
         _check_ascii_name(segment)
         return
     if all(ch == "." or ch in _DOT_DIGITS for ch in segment):
@@ -224,11 +227,11 @@ def parse_path(
 def _parse(path: str) -> MemoryPath:
     if len(path) > MAX_PATH_BYTES * 4:  # cheap bound before any normalization work
         raise _Refused(f"it is over {MAX_PATH_BYTES} bytes long")
-    _check_characters(path)
-    canonical = unicodedata.normalize("NFC", path)
+    plain = _check_characters(path)
+    canonical = path if plain else unicodedata.normalize("NFC", path)
     if canonical != path:
         _check_characters(canonical)
-    size = len(canonical.encode())
+    size = len(path) if plain else len(canonical.encode())
     if size > MAX_PATH_BYTES:
         raise _Refused(f"it is {size} bytes long; the limit is {MAX_PATH_BYTES}")
     if canonical != ROOT and not canonical.startswith(ROOT + "/"):
@@ -242,7 +245,7 @@ def _parse(path: str) -> MemoryPath:
     if len(segments) > MAX_DEPTH:
         raise _Refused(f"it is nested {len(segments)} levels deep; the limit is {MAX_DEPTH}")
     for segment in segments:
-        _check_name(segment)
+        _check_name(segment, plain)
     return MemoryPath(path, tuple(segments), trailing)
 
 

@@ -47,9 +47,27 @@ def format_size(size: int) -> str:
     )
 
 
+_NUMBERED = 2048  # line numbers whose prefixes are made once, not at every view
+_PREFIXES = tuple(f"\n{n:>6}\t" for n in range(1, _NUMBERED + 1))
+
+
 def number_lines(lines: list[str], first: int) -> str:
-    """Lines as view shows them: the number right-aligned in six columns, a tab, the line."""
-    return "\n".join(f"{n:>6}\t{line}" for n, line in enumerate(lines, start=first))
+    """Lines as view shows them: the number right-aligned in six columns, a tab, the line.
+
+    The prefixes of the first lines are made once; the lines are interleaved with
+    them and joined in one go."""
+    if not lines:
+        return ""
+    last = first + len(lines) - 1
+    if first >= 1 and last <= _NUMBERED:
+        prefixes: tuple[str, ...] | list[str] = _PREFIXES[first - 1 : last]
+    else:
+        prefixes = [f"\n{n:>6}\t" for n in range(first, last + 1)]
+    parts = [""] * (2 * len(lines))
+    parts[0::2] = prefixes
+    parts[1::2] = lines
+    parts[0] = parts[0][1:]  # no newline before the first line
+    return "".join(parts)
 
 
 def missing(path: MemoryPath) -> CommandError:

@@ -136,9 +136,10 @@ class Screen:
         """
         if not isinstance(raw, str):
             return parse_path(raw, field)  # the guard refuses it, naming only its type
-        if not _encodes(raw):  # an unpaired surrogate: the guard refuses it
+        try:
+            digest = self._clean_mac(raw.encode())
+        except UnicodeEncodeError:  # an unpaired surrogate: the guard refuses it
             return parse_path(raw, field, echo=self._echo_path)
-        digest = self._clean_mac(raw.encode())
         if digest in self._clean:
             return parse_path(raw, field, echo=self._echo_path)
         source, found = raw, self._scan(raw)
