@@ -67,11 +67,18 @@ def _erase(args: argparse.Namespace, options: dict[str, Any], out: IO[str], err:
     with Vault.open(**options) as vault:
         result = vault.erase_user(args.user, new_provider_options(args))
     rotation = result.rotation
+    if not result.purged:
+        print(
+            "memvault: warning: another process kept reading the vault, so the write-ahead "
+            "log (vault.db-wal) still holds the deleted rows until it lets a checkpoint run",
+            file=err,
+        )
     if args.json:
         doc = {
             "pseudonym": result.pseudonym,
             "memories": result.memories,
             "finished_only": result.finished_only,
+            "wal_emptied": result.purged,
             "rotation": vars_of(rotation),
         }
         print(json.dumps(doc), file=out)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .._log import log as _oplog
 from ..audit import Event, UserAuditKey
 from ..errors import UsageError
 from . import _master
@@ -35,6 +36,14 @@ class Erasure:
     memories: int  # nodes deleted (0 when only an interrupted erasure was finished)
     rotation: MasterRotation
     finished_only: bool  # the user was already gone: an interrupted erasure was finished
+    # The write-ahead log was emptied before the erasure returned. False: another process
+    # kept reading an older snapshot past PURGE_WAIT_SECONDS, and the deleted rows stay in
+    # ``vault.db-wal`` until the next checkpoint it allows.
+    purged: bool = True
+
+
+# How long an erasure waits for other connections to let the WAL be emptied.
+PURGE_WAIT_SECONDS = 10.0
 
 
 def erase_user(
@@ -56,15 +65,21 @@ def erase_user(
                 hint="`memvault users list` shows the users (ids are compared in NFC)",
             )
         rotation = _master.rotate_master(parts, new_provider, reason="erase", progress=progress)
-        parts.store.purge_wal()
-        return Erasure(pseudonym, 0, rotation, True)
+        return Erasure(pseudonym, 0, rotation, True, _purge(parts))
     record, resumed = _master.begin(parts, new_provider)
     memories = _delete(parts, found[0], pseudonym)
     users = _master.rewrap_all(parts, progress)
     rotation = _master.commit(parts, record, users=users, resumed=resumed, reason="erase")
     rotation = _master.settle(parts, new_provider, record, rotation)
-    parts.store.purge_wal()  # the deleted rows, and the re-wrapped keys' older versions
-    return Erasure(pseudonym, memories, rotation, False)
+    # The deleted rows, and the re-wrapped keys' older versions.
+    return Erasure(pseudonym, memories, rotation, False, _purge(parts))
+
+
+def _purge(parts: Parts) -> bool:
+    purged = parts.store.purge_wal(wait_seconds=PURGE_WAIT_SECONDS)
+    if not purged:
+        _oplog.warning("erasure_wal_not_emptied", wait_seconds=PURGE_WAIT_SECONDS)
+    return purged
 
 
 def _delete(parts: Parts, user_id: int, pseudonym: str) -> int:

@@ -83,9 +83,10 @@ class Store(Protocol):
         """One command, applied whole or not at all; ``action`` names it in errors."""
         ...
 
-    def purge_wal(self) -> None:
-        """Outside any transaction: checkpoint the write-ahead log now (best effort, waiting
-        for nobody), so that no copy of rows just deleted stays in it."""
+    def purge_wal(self, wait_seconds: float = 0.0) -> bool:
+        """Outside any transaction: checkpoint the write-ahead log now and empty it, waiting
+        up to ``wait_seconds`` for other connections, so that no copy of rows just deleted
+        stays in it. True if it was emptied."""
         ...
 
     def pause_for_writers(self) -> None:

@@ -100,10 +100,11 @@ class SqliteStore(TreeRows, AuditRows, KeyRows, RetentionRows):
         self._checkpointer.close()
         self._db.close()  # the last connection to close checkpoints and removes the WAL
 
-    def purge_wal(self) -> None:
-        """Checkpoint the WAL now, outside any transaction, waiting for nobody: after an
-        erasure, so that no copy of what it deleted stays in the log's older frames."""
-        purge_wal(self._db, _BUSY_SECONDS)
+    def purge_wal(self, wait_seconds: float = 0.0) -> bool:
+        """Checkpoint the WAL now and empty it, outside any transaction, waiting up to
+        ``wait_seconds`` for other connections: after an erasure, so that no copy of
+        what it deleted stays in the log's older frames. True if the log was emptied."""
+        return purge_wal(self._db, _BUSY_SECONDS, wait_seconds)
 
     # -- transactions -------------------------------------------------------
 

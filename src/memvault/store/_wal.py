@@ -26,17 +26,19 @@ def enter_wal(db: sqlite3.Connection, busy_seconds: float) -> str:
             time.sleep(0.005 + random.random() * 0.02)  # noqa: S311 - jitter, not a secret
 
 
-def purge_wal(db: sqlite3.Connection, busy_seconds: float) -> None:
+def purge_wal(db: sqlite3.Connection, busy_seconds: float, wait_seconds: float = 0.0) -> bool:
     """After a commit that deleted memories: copy the WAL into the database (where
     ``secure_delete`` zeroed the freed pages) and truncate it, so that no copy of
     the files taken later, even while the vault is open, holds the deleted
-    ciphertexts in older WAL frames. Best effort and without waiting: while another
-    process reads an older snapshot, the frames stay until the next purge."""
+    ciphertexts in older WAL frames. Waits up to ``wait_seconds`` for other
+    connections (another process reading an older snapshot, the store's own
+    checkpoint thread at work); returns whether the log was emptied."""
     try:
-        db.execute("PRAGMA busy_timeout = 0")
-        db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
+        db.execute(f"PRAGMA busy_timeout = {int(wait_seconds * 1000)}")
+        row = db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+        return row is not None and row[0] == 0
     except sqlite3.Error:
-        pass
+        return False
     finally:
         with suppress(sqlite3.Error):
             db.execute(f"PRAGMA busy_timeout = {int(busy_seconds * 1000)}")

@@ -115,3 +115,27 @@ def test_a_copy_from_before_an_erasure_opens_with_no_key_left(
         assert old.user_ids() == [USER]
         reply = old.runner(USER).run({"command": "view", "path": EDITED})
         assert reply.content.endswith("\terin's secret recipe number 7\n     2\t")
+
+
+def test_an_erasure_waits_for_the_log_and_says_when_a_reader_kept_it(
+    home: Path, key_file: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The erasure empties the WAL before it returns, waiting for other connections; one
+    that keeps an older snapshot open past the wait is reported (purged False, an operator
+    warning), and the next checkpoint it allows removes the rows."""
+    import memvault.lifecycle._erase as erase_module
+
+    monkeypatch.setattr(erase_module, "PURGE_WAIT_SECONDS", 0.2)
+    with Vault.open(home, master_key_file=key_file) as vault:
+        runner = vault.runner(USER)
+        for path, text in TEXTS.items():
+            assert not runner.run({"command": "create", "path": path, "file_text": text}).is_error
+        stored = _secrets_of(home / "vault.db", 1)
+        with contextlib.closing(sqlite3.connect(home / "vault.db")) as reader:
+            reader.execute("BEGIN")
+            reader.execute("SELECT count(*) FROM nodes").fetchone()  # holds its snapshot
+            result = vault.erase_user(USER)
+            assert result.purged is False
+            reader.execute("COMMIT")
+        assert vault._store.purge_wal(wait_seconds=1.0)  # the reader is gone
+        assert _found(stored, _home_bytes(home)) == []
