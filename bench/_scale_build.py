@@ -17,9 +17,9 @@ transactions, the way a command writes them:
   true count of nodes in the same transaction, as a command's does.
 
 So ``memvault check`` finds the vault consistent (pages, ledger counts, every key,
-tally, text and day). ``memvault audit verify`` would not: it expects every node
-to be stamped by a ``create`` record naming its text, and these are stamped by
-``bench.build`` records.
+tally, text and day). ``memvault audit verify`` does not: it flags every node, each
+stamped by a ``bench.build`` record, which is not one of the change records it holds
+a node against.
 """
 
 from __future__ import annotations
