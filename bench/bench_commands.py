@@ -3,6 +3,7 @@
 Run by hand; it prints figures and asserts nothing about them::
 
     .venv/bin/python bench/bench_commands.py [--quick] [--json FILE] [--dir DIR]
+    .venv/bin/python bench/bench_commands.py --scale [--scale-sizes N,...] [--keep] ...
 
 In a fresh temporary directory (deleted at the end, with the key directory and
 the master key it sets for itself) it builds:
@@ -17,6 +18,9 @@ Then, once per memvault durability mode, it times each command of one user on
 both backends. The two backends take turns going first at every iteration, so
 that noise on the machine (other processes, disk flushes, frequency changes)
 falls on both alike; warm-up iterations are dropped.
+
+``--scale`` times one user's commands in vaults of 1,000 to 1,000,000 memories
+instead (``_scale.py``, ``_scale_build.py``, ``_scale_profile.py``).
 """
 
 from __future__ import annotations
@@ -436,11 +440,49 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         help="where to make the temporary directory (default: the system's); "
         "pick a real disk, not a tmpfs",
     )
-    return parser.parse_args(argv)
+    scale = parser.add_argument_group(
+        "--scale", "one user's latency as the vault grows (bench/_scale.py; see bench/README.md)"
+    )
+    scale.add_argument(
+        "--scale",
+        action="store_true",
+        help="time one user's commands in vaults of 1k to 1M memories instead",
+    )
+    scale.add_argument(
+        "--scale-sizes",
+        metavar="N,N,...",
+        type=_scale_sizes,
+        help="the vaults' sizes in memories, multiples of 1000 (default 1000,10000,100000,"
+        "1000000; with --quick 1000,10000,100000); ratios are to the smallest",
+    )
+    scale.add_argument(
+        "--keep", action="store_true", help="keep the vaults built by --scale (and their key)"
+    )
+    scale.add_argument(
+        "--profile",
+        action="store_true",
+        help="with --scale: add a diagnosis pass (time in SQLite, page requests and misses "
+        "per command, b-tree depths)",
+    )
+    args = parser.parse_args(argv)
+    if (args.scale_sizes or args.keep or args.profile) and not args.scale:
+        parser.error("--scale-sizes, --keep and --profile go with --scale")
+    return args
+
+
+def _scale_sizes(text: str) -> tuple[int, ...]:
+    from _scale import parse_sizes
+
+    return parse_sizes(text)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
+    if args.scale:
+        from _scale import main as scale_main
+
+        started = time.monotonic()
+        return scale_main(args, lambda: time.monotonic() - started)
     plan = QUICK if args.quick else FULL
     root = Path(tempfile.mkdtemp(prefix="memvault-bench-", dir=args.dir))
     started = time.monotonic()
