@@ -30,15 +30,35 @@ def purge_wal(db: sqlite3.Connection, busy_seconds: float, wait_seconds: float =
     """After a commit that deleted memories: copy the WAL into the database (where
     ``secure_delete`` zeroed the freed pages) and truncate it, so that no copy of
     the files taken later, even while the vault is open, holds the deleted
-    ciphertexts in older WAL frames. Waits up to ``wait_seconds`` for other
-    connections (another process reading an older snapshot, the store's own
-    checkpoint thread at work); returns whether the log was emptied."""
+    ciphertexts in older WAL frames. Returns whether the log was emptied.
+
+    Other connections can keep it from completing: a writer, a reader of an older
+    snapshot, another checkpoint under way (the store's own thread's). It is tried
+    again every :data:`_PURGE_RETRY_SECONDS` for up to ``wait_seconds``: polled
+    finely, it finds the gaps between another process's short transactions, which
+    SQLite's busy handler (sleeping up to 100 ms between tries) would mostly miss."""
+    deadline = time.monotonic() + wait_seconds
     try:
-        db.execute(f"PRAGMA busy_timeout = {int(wait_seconds * 1000)}")
-        row = db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
-        return row is not None and row[0] == 0
+        db.execute("PRAGMA busy_timeout = 0")
+        while True:
+            if _truncate(db):
+                return True
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(_PURGE_RETRY_SECONDS)
     except sqlite3.Error:
         return False
     finally:
         with suppress(sqlite3.Error):
             db.execute(f"PRAGMA busy_timeout = {int(busy_seconds * 1000)}")
+
+
+_PURGE_RETRY_SECONDS = 0.0005
+
+
+def _truncate(db: sqlite3.Connection) -> bool:
+    try:
+        row = db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+    except sqlite3.Error:
+        return False
+    return row is not None and row[0] == 0

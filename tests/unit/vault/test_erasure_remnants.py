@@ -123,9 +123,7 @@ def test_an_erasure_waits_for_the_log_and_says_when_a_reader_kept_it(
     """The erasure empties the WAL before it returns, waiting for other connections; one
     that keeps an older snapshot open past the wait is reported (purged False, an operator
     warning), and the next checkpoint it allows removes the rows."""
-    import memvault.lifecycle._erase as erase_module
-
-    monkeypatch.setattr(erase_module, "PURGE_WAIT_SECONDS", 0.2)
+    monkeypatch.setattr("memvault.lifecycle._erase.PURGE_WAIT_SECONDS", 0.2)
     with Vault.open(home, master_key_file=key_file) as vault:
         runner = vault.runner(USER)
         for path, text in TEXTS.items():
@@ -138,4 +136,44 @@ def test_an_erasure_waits_for_the_log_and_says_when_a_reader_kept_it(
             assert result.purged is False
             reader.execute("COMMIT")
         assert vault._store.purge_wal(wait_seconds=1.0)  # the reader is gone
+        assert _found(stored, _home_bytes(home)) == []
+
+
+def test_an_erasure_empties_the_log_while_another_connection_reads_and_checkpoints(
+    home: Path, key_file: Path
+) -> None:
+    """Another connection that keeps reading short snapshots and checkpointing (as another
+    process, and the store's own checkpoint thread, do): SQLite refuses the erasure's
+    checkpoint while one is under way, or a snapshot is older; the erasure waits and tries
+    again, and returns with the log emptied."""
+    import threading
+    import time
+
+    with Vault.open(home, master_key_file=key_file) as vault:
+        runner = vault.runner(USER)
+        for path, text in TEXTS.items():
+            assert not runner.run({"command": "create", "path": path, "file_text": text}).is_error
+        stored = _secrets_of(home / "vault.db", 1)
+        stop = threading.Event()
+
+        def read_and_checkpoint() -> None:
+            with contextlib.closing(sqlite3.connect(home / "vault.db")) as other:
+                other.isolation_level = None
+                other.execute("PRAGMA busy_timeout = 0")
+                while not stop.is_set():
+                    with contextlib.suppress(sqlite3.Error):
+                        other.execute("BEGIN")
+                        other.execute("SELECT count(*) FROM nodes").fetchone()
+                        time.sleep(0.005)
+                        other.execute("COMMIT")
+                        other.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+
+        thread = threading.Thread(target=read_and_checkpoint)
+        thread.start()
+        try:
+            result = vault.erase_user(USER)
+        finally:
+            stop.set()
+            thread.join()
+        assert result.purged
         assert _found(stored, _home_bytes(home)) == []
