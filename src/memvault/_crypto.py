@@ -25,16 +25,16 @@ or algorithm parameter: those are chosen here, once.
 
 from __future__ import annotations
 
-import hashlib
 import hmac as _hmac
 import os
 import struct
 from collections.abc import Callable, Mapping
 from functools import cache
-from typing import Any, NoReturn
+from typing import NoReturn
 
 from cryptography.exceptions import InvalidSignature, InvalidTag, UnsupportedAlgorithm
 from cryptography.hazmat.primitives import hashes
+from cryptography.hazmat.primitives import hmac as _hmac_primitive
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from cryptography.hazmat.primitives.ciphers.aead import AESGCMSIV
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
@@ -48,9 +48,6 @@ except ImportError:  # pragma: no cover - cryptography before 44
 from .errors import ConfigurationError, IntegrityError
 
 KEY_SIZE = 32
-_BLOCK = 64  # SHA-256's block size, which HMAC pads its key to
-_INNER = bytes(b ^ 0x36 for b in range(256))  # HMAC's ipad and opad, as translate tables
-_OUTER = bytes(b ^ 0x5C for b in range(256))
 ID_SIZE = 16
 SALT_SIZE = 16
 _NONCE_SIZE = 12
@@ -69,36 +66,30 @@ class Key:
     Raw bytes leave only through :meth:`export_raw`, whose name says what it does.
     """
 
-    __slots__ = ("__pads", "__raw")
+    __slots__ = ("__keyed", "__raw")
 
     def __init__(self, raw: bytes) -> None:
         if len(raw) != KEY_SIZE:
             raise ConfigurationError(f"a key must be {KEY_SIZE} bytes, got {len(raw)}")
         self.__raw = bytes(raw)
-        self.__pads: tuple[Any, Any] | None = None  # HMAC's keyed SHA-256 states, made once
+        self.__keyed: _hmac_primitive.HMAC | None = None  # HMAC-SHA256 keyed once, then copied
 
     def export_raw(self) -> bytes:
         """Return the raw key bytes (for wrapping or writing a key file only)."""
         return self.__raw
 
     def _mac(self, data: bytes, more: bytes = b"") -> bytes:
-        """HMAC-SHA256 (RFC 2104) of ``data + more``. The SHA-256 states after the key's
-        inner and outer pads are computed on first use and copied for each MAC, instead
-        of hashing both pads again every time."""
-        pads = self.__pads
-        if pads is None:
-            block = self.__raw.ljust(_BLOCK, b"\0")  # a key is shorter than SHA-256's block
-            pads = self.__pads = (
-                hashlib.sha256(block.translate(_INNER)),
-                hashlib.sha256(block.translate(_OUTER)),
-            )
-        inner = pads[0].copy()
-        inner.update(data)
+        """HMAC-SHA256 of ``data + more``: ``cryptography``'s HMAC, keyed on first use and
+        copied for each MAC (a copy carries the keyed state; keying again every time costs
+        more than the MAC of a short message)."""
+        keyed = self.__keyed
+        if keyed is None:
+            keyed = self.__keyed = _hmac_primitive.HMAC(self.__raw, hashes.SHA256())
+        mac = keyed.copy()
+        mac.update(data)
         if more:
-            inner.update(more)
-        outer = pads[1].copy()
-        outer.update(inner.digest())
-        return outer.digest()
+            mac.update(more)
+        return mac.finalize()
 
     def __repr__(self) -> str:
         return "<Key (secret)>"

@@ -320,7 +320,7 @@ def test_keys_are_unhashable() -> None:
 
 
 def test_macs_are_hmac_sha256() -> None:
-    """The MACs made from a key's pads, kept between calls, are the hmac module's, for
+    """The MACs made from a keyed HMAC copied between calls are the hmac module's, for
     data on either side of SHA-256's block and for a key used many times over."""
     for size in (0, 1, 31, 55, 56, 63, 64, 65, 119, 120, 2048, 100_000):
         key = new_key()
