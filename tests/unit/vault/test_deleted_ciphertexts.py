@@ -18,7 +18,7 @@ import pytest
 from memvault import Vault
 from memvault.memory import Runner
 
-# Far above the checkpoint's bound (0.25 s): only a purge that never comes fails.
+# Far above the checkpoint's bound (1 s): only a purge that never comes fails.
 PATIENCE = 10.0
 
 
