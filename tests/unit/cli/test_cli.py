@@ -160,15 +160,6 @@ def test_no_command_is_a_usage_error() -> None:
     assert err.startswith("memvault: error: the following arguments are required: COMMAND")
 
 
-def test_demo_runs_and_finds_no_plaintext() -> None:
-    """The demo runs a full session and reports that the bytes on disk hold no plaintext."""
-    code, out, err = run(["demo"])
-    assert (code, err) == (0, "")
-    assert "  found: nothing\n" in out
-    assert "does not exist. Please provide a valid path." in out  # bob cannot see alice's notes
-    assert "MasterKeyError" in out
-
-
 def test_python_dash_m_vault_runs_as_a_program(home: Path) -> None:
     """`python -m vault exec` works as a real process, stdin to stdout."""
     env = {**os.environ}
