@@ -145,7 +145,7 @@ def test_missing_key_file_names_the_path(home: Path, tmp_path: Path) -> None:
     )
 
 
-@pytest.mark.parametrize("argv", [[], ["init"], ["exec"], ["demo"]])
+@pytest.mark.parametrize("argv", [[], ["init"], ["exec"], ["demo"], ["chat"]])
 def test_help_everywhere(argv: list[str]) -> None:
     """--help works for the program and every command, exit 0."""
     code, out, err = run([*argv, "--help"])
