@@ -38,7 +38,7 @@ class Show:
         self._console = Console(
             file=stream,
             force_terminal=self.terminal,
-            no_color=not self.terminal,
+            no_color=None if self.terminal else True,  # None: rich reads $NO_COLOR
             markup=False,
             highlight=False,
             emoji=False,
