@@ -34,7 +34,7 @@ def add_parsers(commands: Any) -> None:
     chat = commands.add_parser(
         "chat",
         help="talk with Claude, which keeps its memories in the vault",
-        description="An interactive conversation with Claude using U's memory tool, the "
+        description="An interactive conversation with Claude using the user's memory tool, the "
         "memory protocol from the memory tool's documentation as the system prompt, and "
         "context editing. Each memory command is shown as one line on stderr. /exit or "
         f"end of input ends it. Needs ${ENV_KEY}.",

@@ -8,6 +8,7 @@ import sys
 from typing import IO, Any
 
 from .._vault import Vault
+from ..agent import DEFAULT_MODEL
 from ..memory import Runner
 
 EXIT_OK = 0
@@ -45,7 +46,7 @@ def add_parsers(commands: Any) -> None:
         action="store_true",
         help="talk to Claude instead of the scripted endpoint (needs $ANTHROPIC_API_KEY)",
     )
-    demo.add_argument("--model", help="the model for --live (default: %(default)s)", default=None)
+    demo.add_argument("--model", help=f"the model for --live (default: {DEFAULT_MODEL})")
     demo.set_defaults(run=_demo)
 
 
