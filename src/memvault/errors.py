@@ -11,6 +11,7 @@
      ├── StorageError               the store could not complete an operation (I/O, locks)
      │    └── AuditError            the audit log could not take a record: the command is refused
      ├── RedactionError             the redaction filter failed, so the input was refused
+     ├── ModelError                 the Messages API could not be reached or refused a request
      └── UsageError (ValueError)    bad input from a caller
           └── CommandError          a memory command was refused; str() is the tool result
                ├── PathError        the path guard refused a path
@@ -32,6 +33,7 @@ __all__ = [
     "IntegrityError",
     "LogDamagedError",
     "MasterKeyError",
+    "ModelError",
     "PathError",
     "PolicyError",
     "RedactionError",
@@ -95,6 +97,12 @@ class RedactionError(VaultError):
     A fault of the vault, not of the caller's input: nothing passes unfiltered.
     The message is safe to return to the model as the tool's error result.
     """
+
+
+class ModelError(VaultError):
+    """A conversation with the model could not go on: the Messages API could not be
+    reached, refused the key, or refused a request. The message names the endpoint's
+    answer (status and error type), cut short and with control characters escaped."""
 
 
 class UsageError(VaultError, ValueError):

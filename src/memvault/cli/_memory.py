@@ -8,6 +8,7 @@ import sys
 from typing import IO, Any
 
 from .._vault import Vault
+from ..agent import DEFAULT_MODEL
 from ..memory import Runner
 
 EXIT_OK = 0
@@ -30,13 +31,22 @@ def add_parsers(commands: Any) -> None:
     exec_.set_defaults(run=_exec)
     demo = commands.add_parser(
         "demo",
-        help="show a memory session end to end on a fresh vault",
-        description="Run a scripted memory session on a fresh, temporary vault: listings, edits, "
-        "isolation between two users, and the ciphertext on disk.",
+        help="show Claude's memory tool on a fresh vault, end to end",
+        description="Play the memory tool documentation's customer-service example on a fresh, "
+        "temporary vault: Claude views /memories, reads the guidelines, answers a ticket and "
+        "keeps a note holding an e-mail address, a card number and an API key, through the "
+        "anthropic SDK's tool runner and a scripted Messages API on 127.0.0.1 (with --live: "
+        "Claude). Then what was stored, the audit trail, `audit verify`, and the bytes on disk.",
     )
     demo.add_argument(
         "--keep", action="store_true", help="keep the demo's home and key instead of removing them"
     )
+    demo.add_argument(
+        "--live",
+        action="store_true",
+        help="talk to Claude instead of the scripted endpoint (needs $ANTHROPIC_API_KEY)",
+    )
+    demo.add_argument("--model", help=f"the model for --live (default: {DEFAULT_MODEL})")
     demo.set_defaults(run=_demo)
 
 
@@ -104,4 +114,4 @@ def _read_line(number: int, line: bytes) -> object:
 def _demo(args: argparse.Namespace, options: dict[str, Any], out: IO[str], err: IO[str]) -> int:
     from ._demo import run
 
-    return run(out, keep=args.keep)
+    return run(out, keep=args.keep, live=args.live, model=args.model)

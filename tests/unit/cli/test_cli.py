@@ -145,7 +145,7 @@ def test_missing_key_file_names_the_path(home: Path, tmp_path: Path) -> None:
     )
 
 
-@pytest.mark.parametrize("argv", [[], ["init"], ["exec"], ["demo"]])
+@pytest.mark.parametrize("argv", [[], ["init"], ["exec"], ["demo"], ["chat"]])
 def test_help_everywhere(argv: list[str]) -> None:
     """--help works for the program and every command, exit 0."""
     code, out, err = run([*argv, "--help"])
@@ -158,15 +158,6 @@ def test_no_command_is_a_usage_error() -> None:
     code, out, err = run([])
     assert code == 2 and out == ""
     assert err.startswith("memvault: error: the following arguments are required: COMMAND")
-
-
-def test_demo_runs_and_finds_no_plaintext() -> None:
-    """The demo runs a full session and reports that the bytes on disk hold no plaintext."""
-    code, out, err = run(["demo"])
-    assert (code, err) == (0, "")
-    assert "  found: nothing\n" in out
-    assert "does not exist. Please provide a valid path." in out  # bob cannot see alice's notes
-    assert "MasterKeyError" in out
 
 
 def test_python_dash_m_vault_runs_as_a_program(home: Path) -> None:
