@@ -2,8 +2,9 @@
 
 An MCP client starts the server itself, with a minimal environment (HOME, PATH and a
 few more) and its protocol pipe as standard input, so everything the server needs is a
-flag (for the client's ``args``) or a variable (for its ``env``), and nothing is asked
-at a terminal: a key that cannot be had that way is refused before anything is served.
+flag (for the client's ``args``) or a variable (for its ``env``). There is no terminal to
+ask on: a key that cannot be had otherwise (a passphrase given neither by descriptor nor
+variable) is refused before anything is served.
 The ``mcp`` SDK is imported here only when the command runs, so no other command pays
 for it.
 """
