@@ -19,7 +19,18 @@ import memvault
 
 SRC = Path(memvault.__file__).parent
 TESTS = Path(__file__).resolve().parents[1]
-LAYERS = ("agent", "audit", "cli", "keys", "lifecycle", "memory", "redaction", "store", "tool")
+LAYERS = (
+    "agent",
+    "audit",
+    "cli",
+    "keys",
+    "lifecycle",
+    "mcp",
+    "memory",
+    "redaction",
+    "store",
+    "tool",
+)
 MAX_MODULE_LINES = 420
 MAX_FUNCTION_LINES = 60
 # Modules that are tables of data (detector patterns, word lists), not logic.

@@ -18,7 +18,18 @@ from typing import IO, Any
 
 from ..errors import UsageError, VaultError
 from ..keys import KINDS, ProviderOptions
-from . import _audit, _chat, _check, _keys, _memory, _redaction, _retention, _transfer, _users
+from . import (
+    _audit,
+    _chat,
+    _check,
+    _keys,
+    _mcp,
+    _memory,
+    _redaction,
+    _retention,
+    _transfer,
+    _users,
+)
 
 ENV_HOME = "MEMVAULT_HOME"
 DEFAULT_HOME = ".memvault"
@@ -60,6 +71,7 @@ def _parser() -> argparse.ArgumentParser:
     commands.required = True
     _memory.add_parsers(commands)
     _chat.add_parsers(commands)
+    _mcp.add_parsers(commands)
     _redaction.add_parsers(commands)
     _audit.add_parsers(commands)
     _check.add_parsers(commands)
