@@ -216,9 +216,6 @@ class _Recorder:
         self.log.append((self.call, args))
         return self.call(*args)
 
-    def Match(self, *args: object) -> object:  # the name the RE2 set uses
-        return self(*args)
-
 
 def engine_floor(red: Redactor, notes: list[str]) -> tuple[float, float]:
     """Median microseconds per note of ``apply``, and of the RE2 calls it makes alone.
@@ -229,10 +226,10 @@ def engine_floor(red: Redactor, notes: list[str]) -> tuple[float, float]:
     """
     log: list[tuple[Callable[..., object], tuple]] = []
     gates = [*red._gates, *([red._words] if red._words else [])]
-    saved_sets = [g._set for g in gates]
+    saved_sets = [g._match for g in gates]
     saved_compiled = list(red._compiled)
     for gate in gates:
-        gate._set = _Recorder(gate._set.Match, log)
+        gate._match = _Recorder(gate._match, log)
     red._compiled = [
         None if compiled is None else (_Recorder(compiled[0], log), compiled[1])
         for compiled in red._compiled
@@ -245,7 +242,7 @@ def engine_floor(red: Redactor, notes: list[str]) -> tuple[float, float]:
             calls.append(list(log))
     finally:
         for gate, saved in zip(gates, saved_sets, strict=True):
-            gate._set = saved
+            gate._match = saved
         red._compiled = saved_compiled
     whole, engine = [], []
     for note, replay in zip(notes, calls, strict=True):

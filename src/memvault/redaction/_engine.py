@@ -114,14 +114,16 @@ class Redactor:
         """The findings in the normalized ``text``, overlaps resolved, in order of position."""
         data = text.encode()
         lowered = lower(text)
-        hits = self._candidates(data, lowered, done)
-        if not hits:
-            return []
-        context = _Context(text, lowered, Offsets(text, data), Markers(text, self._kinds), verdicts)
         found: list[Ranked] = []
-        for index in hits:
-            found.extend(self._ranked(index, self._values(index, data), context))
-        return resolve(found)
+        context: _Context | None = None  # made when a first value is found
+        for index in self._candidates(data, lowered, done):
+            values = self._values(index, data)
+            if values:
+                if context is None:
+                    offsets = Offsets(text, data)
+                    context = _Context(text, lowered, offsets, Markers(text, self._kinds), verdicts)
+                found.extend(self._ranked(index, values, context))
+        return resolve(found) if found else []
 
     def _candidates(self, data: bytes, lowered: str, done: _Pass) -> list[int]:
         """The rules the first pass lets run, in policy order, so that ties between
@@ -132,10 +134,13 @@ class Redactor:
             present = frozenset(self._words.run(lowered.encode()))
             hits += present & self._keyword_gated
         needs_words = self._needs_words
+        matched = mask(self._keyword_gated)  # keyword-gated rules may match anywhere
         for gate in self._gates:
-            hits += [i for i in gate.run(data) if i not in needs_words or i in present]
+            found = gate.run(data)
+            matched |= mask(found)
+            hits += [i for i in found if i not in needs_words or i in present]
         hits.sort()
-        done.present, done.hits = mask(present), mask(hits)
+        done.present, done.hits, done.matched = mask(present), mask(hits), matched
         return hits
 
     def _matcher(self, index: int) -> tuple[_re2.Matcher, int]:
@@ -231,9 +236,9 @@ class Redactor:
 
         A pass after the first finds what a scan of the whole text would, reading only
         the lines around what the pass before replaced (``_near``). ``rescan`` says how
-        later passes read: ``"auto"`` those lines when they are under half the text,
-        else the whole; ``"near"`` those lines always; ``"whole"`` the whole text (the
-        reference the tests hold the others to).
+        later passes read: ``"auto"`` those lines when they are under a third of the
+        text, else the whole (which then costs less); ``"near"`` those lines always;
+        ``"whole"`` the whole text (the reference the tests hold the others to).
         """
         findings: list[Finding] = []
         verdicts: dict[tuple[int, str], bool] = {}
@@ -264,7 +269,7 @@ class Redactor:
         text = seen.text
         spans = [seen.seen(start, end) for start, end in changes]
         near = windows(text, spans, 0)
-        if not always and 2 * sum(hi - lo for lo, hi in near) > len(text):
+        if not always and 3 * sum(hi - lo for lo, hi in near) > len(text):
             return seen.place(self._find(text, verdicts, done))  # searching it all costs less
         data = text.encode()
         lowered = lower(text)
@@ -278,9 +283,10 @@ class Redactor:
         if self._plan is None:
             rules = [configured.rule for configured in self._rules]
             self._plan = Plan(rules, mask(self._keyword_gated), mask(self._needs_words))
-        whole, close = self._plan.later(present, done.present, done.hits, nearby)
+        whole, close = self._plan.later(present, done.present, done.hits, done.matched, nearby)
         done.present = present
         done.hits |= whole | close
+        done.matched |= whole | close | nearby
         context = _Context(text, lowered, Offsets(text, data), Markers(text, self._kinds), verdicts)
         return seen.place(resolve(self._near_found(whole, close, spans, data, context)))
 
@@ -334,13 +340,15 @@ class Redactor:
 
 class _Pass:
     """What one pass of :meth:`Redactor.apply` leaves to the next: the rules whose
-    keywords its text held, and the rules that may have matched anywhere in it."""
+    keywords its text held, the rules that may have matched anywhere in it (those that
+    ran), and those whose patterns may have matched, keywords or not."""
 
-    __slots__ = ("hits", "present")
+    __slots__ = ("hits", "matched", "present")
 
     def __init__(self) -> None:
         self.present = 0  # bit masks of rule indices (see ``_near.mask``)
         self.hits = 0
+        self.matched = 0
 
 
 class _Context:

@@ -46,7 +46,7 @@ class Plan:
 
     Sets of rules are bit masks here, bit ``i`` for the rule at index ``i``."""
 
-    __slots__ = ("_bound", "_context", "_free_unbound", "_keyword_gated", "_worded")
+    __slots__ = ("_bound", "_context", "_free_unbound", "_implied", "_keyword_gated", "_worded")
 
     def __init__(self, rules: Sequence[Rule], keyword_gated: int, needs_words: int) -> None:
         every = (1 << len(rules)) - 1
@@ -57,21 +57,38 @@ class Plan:
         self._worded = keyword_gated | needs_words
         self._free_unbound = every & ~self._worded & ~self._bound  # no keywords, not bound
         self._context = mask(i for i, rule in enumerate(rules) if rule.context)
+        # Rules each of whose context words holds one of their keywords: where a context
+        # word is, a keyword is.
+        self._implied = mask(
+            i
+            for i, rule in enumerate(rules)
+            if rule.keywords
+            and rule.context
+            and all(any(k in word for k in rule.keywords) for word in rule.context)
+        )
 
-    def later(self, present: int, before: int, hits: int, nearby: int) -> tuple[int, int]:
+    def later(
+        self, present: int, before: int, hits: int, matched: int, nearby: int
+    ) -> tuple[int, int]:
         """The rules to search in the whole text, and those to search near the changes.
 
         ``present``: the rules whose keywords the text holds; ``before``: those whose
         keywords the text of the pass before held; ``hits``: the rules that may have
-        matched anywhere in it; ``nearby``: the rules the first pass's sets let run on
-        the windows."""
-        bound = self._bound
-        still = present & before & self._worded
-        # Keywords that were not there before: whatever the rule matches anywhere is new.
-        whole = present & ~before & self._worded | self._free_unbound | still & ~bound
-        eligible = (~self._worded | still) & bound
+        matched anywhere in it, their keywords there; ``matched``: those whose patterns
+        may have matched there, keywords or not; ``nearby``: those the first pass's sets
+        let run on the windows."""
+        bound, worded = self._bound, self._worded
+        still = present & before & worded
+        eligible = (~worded | still) & bound
         near = eligible & (nearby | self._context & hits) | still & self._keyword_gated & bound
-        return whole, near
+        whole = self._free_unbound | still & ~bound
+        # Keywords that were not there before: whatever the rule matches anywhere is new,
+        # unless it matched nowhere before (then what it matches now is near a change),
+        # or its context words hold its keywords (then, far from a change, a value has no
+        # context word, or the keywords would have been there before).
+        newly = present & ~before & worded
+        nearly = bound & (self._implied | ~matched)
+        return whole | newly & ~nearly, near | newly & nearly & (nearby | matched)
 
 
 def mask(indices: Iterable[int]) -> int:
