@@ -13,7 +13,9 @@ finding, so no value, and no blocked one, gets through for carrying a marker.
 
 Speed comes from RE2: a first pass (``_gates``) tells in one linear sweep which
 rules can match at all; only those run their own search. No pattern can backtrack.
-Overlapping findings are resolved in ``n log n`` (``_overlaps``).
+Overlapping findings are resolved in ``n log n`` (``_overlaps``). A pass after the
+first searches, for rules whose matches stay within a line, only the lines around
+what the pass before replaced (``_near``).
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from typing import Literal
 from ..errors import BlockedError, ConfigurationError, RedactionError
 from . import _re2
 from ._gates import SET_MEMORY, Gate
-from ._near import Chain, Plan, Span, around, in_bytes, indices, mask, windows
+from ._near import Chain, Pass, Plan, Span, around, in_bytes, indices, mask, windows
 from ._normal import view
 from ._overlaps import Ranked, resolve
 from ._redacted import Redacted, join_and
@@ -99,10 +101,10 @@ class Redactor:
         :meth:`apply` to the next; it lives no longer than that call.
         """
         verdicts = {} if verdicts is None else verdicts
-        return [finding for finding, _ in self._placed(text, verdicts, _Pass())]
+        return [finding for finding, _ in self._placed(text, verdicts, Pass())]
 
     def _placed(
-        self, text: str, verdicts: dict[tuple[int, str], bool], done: _Pass
+        self, text: str, verdicts: dict[tuple[int, str], bool], done: Pass
     ) -> list[tuple[Finding, str]]:
         """The findings at their spans in ``text``, each with its value as the rules read it."""
         if not self._rules or not text:
@@ -110,7 +112,7 @@ class Redactor:
         seen = view(text)
         return seen.place(self._find(seen.text, verdicts, done))
 
-    def _find(self, text: str, verdicts: dict[tuple[int, str], bool], done: _Pass) -> list[Finding]:
+    def _find(self, text: str, verdicts: dict[tuple[int, str], bool], done: Pass) -> list[Finding]:
         """The findings in the normalized ``text``, overlaps resolved, in order of position."""
         data = text.encode()
         lowered = lower(text)
@@ -125,7 +127,7 @@ class Redactor:
                 found.extend(self._ranked(index, values, context))
         return resolve(found) if found else []
 
-    def _candidates(self, data: bytes, lowered: str, done: _Pass) -> list[int]:
+    def _candidates(self, data: bytes, lowered: str, done: Pass) -> list[int]:
         """The rules the first pass lets run, in policy order, so that ties between
         findings resolve as the policy lists the rules."""
         hits: list[int] = []
@@ -134,13 +136,13 @@ class Redactor:
             present = frozenset(self._words.run(lowered.encode()))
             hits += present & self._keyword_gated
         needs_words = self._needs_words
-        matched = mask(self._keyword_gated)  # keyword-gated rules may match anywhere
+        matched: list[int] = []
         for gate in self._gates:
             found = gate.run(data)
-            matched |= mask(found)
+            matched += found
             hits += [i for i in found if i not in needs_words or i in present]
         hits.sort()
-        done.present, done.hits, done.matched = mask(present), mask(hits), matched
+        done.first = (present, hits, matched)
         return hits
 
     def _matcher(self, index: int) -> tuple[_re2.Matcher, int]:
@@ -242,7 +244,7 @@ class Redactor:
         """
         findings: list[Finding] = []
         verdicts: dict[tuple[int, str], bool] = {}
-        done = _Pass()
+        done = Pass()
         changes: list[Span] | None = None
         for _ in range(_MAX_PASSES):
             if changes is None or rescan == "whole":
@@ -260,7 +262,7 @@ class Redactor:
         text: str,
         changes: list[Span],
         verdicts: dict[tuple[int, str], bool],
-        done: _Pass,
+        done: Pass,
         always: bool,
     ) -> list[tuple[Finding, str]]:
         """:meth:`_placed` in a later pass, whose ``changes`` are the markers the pass
@@ -283,6 +285,7 @@ class Redactor:
         if self._plan is None:
             rules = [configured.rule for configured in self._rules]
             self._plan = Plan(rules, mask(self._keyword_gated), mask(self._needs_words))
+        done.settle(self._plan)
         whole, close = self._plan.later(present, done.present, done.hits, done.matched, nearby)
         done.present = present
         done.hits |= whole | close
@@ -336,19 +339,6 @@ class Redactor:
             last = f.end
         out.append(text[last:])
         return "".join(out), markers
-
-
-class _Pass:
-    """What one pass of :meth:`Redactor.apply` leaves to the next: the rules whose
-    keywords its text held, the rules that may have matched anywhere in it (those that
-    ran), and those whose patterns may have matched, keywords or not."""
-
-    __slots__ = ("hits", "matched", "present")
-
-    def __init__(self) -> None:
-        self.present = 0  # bit masks of rule indices (see ``_near.mask``)
-        self.hits = 0
-        self.matched = 0
 
 
 class _Context:

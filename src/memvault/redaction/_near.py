@@ -46,14 +46,14 @@ class Plan:
 
     Sets of rules are bit masks here, bit ``i`` for the rule at index ``i``."""
 
-    __slots__ = ("_bound", "_context", "_free_unbound", "_implied", "_keyword_gated", "_worded")
+    __slots__ = ("_bound", "_context", "_free_unbound", "_implied", "_worded", "keyword_gated")
 
     def __init__(self, rules: Sequence[Rule], keyword_gated: int, needs_words: int) -> None:
         every = (1 << len(rules)) - 1
         self._bound = mask(
             i for i, rule in enumerate(rules) if not rule.overlapping and line_bound(rule.pattern)
         )
-        self._keyword_gated = keyword_gated
+        self.keyword_gated = keyword_gated
         self._worded = keyword_gated | needs_words
         self._free_unbound = every & ~self._worded & ~self._bound  # no keywords, not bound
         self._context = mask(i for i, rule in enumerate(rules) if rule.context)
@@ -80,7 +80,7 @@ class Plan:
         bound, worded = self._bound, self._worded
         still = present & before & worded
         eligible = (~worded | still) & bound
-        near = eligible & (nearby | self._context & hits) | still & self._keyword_gated & bound
+        near = eligible & (nearby | self._context & hits) | still & self.keyword_gated & bound
         whole = self._free_unbound | still & ~bound
         # Keywords that were not there before: whatever the rule matches anywhere is new,
         # unless it matched nowhere before (then what it matches now is near a change),
@@ -89,6 +89,28 @@ class Plan:
         newly = present & ~before & worded
         nearly = bound & (self._implied | ~matched)
         return whole | newly & ~nearly, near | newly & nearly & (nearby | matched)
+
+
+class Pass:
+    """What one pass of ``Redactor.apply`` leaves to the next: the rules whose
+    keywords its text held, the rules that may have matched anywhere in it (those that
+    ran), and those whose patterns may have matched, keywords or not."""
+
+    __slots__ = ("first", "hits", "matched", "present")
+
+    def __init__(self) -> None:
+        self.present = 0  # bit masks of rule indices (see :func:`mask`)
+        self.hits = 0
+        self.matched = 0
+        # What a first pass found, as lists: made masks only if a later pass needs them.
+        self.first: tuple[Iterable[int], Iterable[int], Iterable[int]] | None = None
+
+    def settle(self, plan: Plan) -> None:
+        if self.first is not None:
+            present, hits, matched = self.first
+            self.present, self.hits = mask(present), mask(hits)
+            self.matched = plan.keyword_gated | mask(matched)  # those may match anywhere
+            self.first = None
 
 
 def mask(indices: Iterable[int]) -> int:
