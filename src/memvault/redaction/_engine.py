@@ -13,16 +13,20 @@ finding, so no value, and no blocked one, gets through for carrying a marker.
 
 Speed comes from RE2: a first pass (``_gates``) tells in one linear sweep which
 rules can match at all; only those run their own search. No pattern can backtrack.
-Overlapping findings are resolved in ``n log n`` (``_overlaps``).
+Overlapping findings are resolved in ``n log n`` (``_overlaps``). A pass after the
+first searches, for rules whose matches stay within a line, only the lines around
+what the pass before replaced (``_near``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Literal
 
 from ..errors import BlockedError, ConfigurationError, RedactionError
 from . import _re2
 from ._gates import SET_MEMORY, Gate
+from ._near import Chain, Pass, Plan, Span, around, in_bytes, indices, mask, windows
 from ._normal import view
 from ._overlaps import Ranked, resolve
 from ._redacted import Redacted, join_and
@@ -31,6 +35,7 @@ from ._spans import Markers, Offsets, beside, lower
 from .checks import shannon_entropy
 
 Pseudonymizer = Callable[[str, str], str]  # (kind, value) -> 10 hex characters
+Rescan = Literal["auto", "near", "whole"]  # how passes after the first read the text
 
 # Each pass replaces every finding with a marker; real text settles in two or three.
 # Text that has not settled by then is refused, never stored with a finding left in it.
@@ -78,6 +83,7 @@ class Redactor:
         for configured in self._rules:
             kind = configured.rule.kind
             self._kinds[kind] = max(self._kinds.get(kind, 0), configured.keep)
+        self._plan: Plan | None = None  # made on the first later pass
         self._allow_exact = allow_exact
         self._allow: _re2.Matcher | None = None
         if allow_patterns:
@@ -94,32 +100,34 @@ class Redactor:
         ``verdicts`` carries what the checks on a value alone decided, from one pass of
         :meth:`apply` to the next; it lives no longer than that call.
         """
-        return [finding for finding, _ in self._placed(text, {} if verdicts is None else verdicts)]
+        verdicts = {} if verdicts is None else verdicts
+        return [finding for finding, _ in self._placed(text, verdicts, Pass())]
 
     def _placed(
-        self, text: str, verdicts: dict[tuple[int, str], bool]
+        self, text: str, verdicts: dict[tuple[int, str], bool], done: Pass
     ) -> list[tuple[Finding, str]]:
         """The findings at their spans in ``text``, each with its value as the rules read it."""
         if not self._rules or not text:
             return []
         seen = view(text)
-        return seen.place(self._find(seen.text, verdicts))
+        return seen.place(self._find(seen.text, verdicts, done))
 
-    def _find(self, text: str, verdicts: dict[tuple[int, str], bool]) -> list[Finding]:
+    def _find(self, text: str, verdicts: dict[tuple[int, str], bool], done: Pass) -> list[Finding]:
         """The findings in the normalized ``text``, overlaps resolved, in order of position."""
         data = text.encode()
         lowered = lower(text)
-        hits = self._candidates(data, lowered)
-        if not hits:
-            return []
-        markers = Markers(text, self._kinds)
-        context = _Context(text, lowered, Offsets(text, data), markers, verdicts)
         found: list[Ranked] = []
-        for index in hits:
-            found.extend(self._matches(index, data, context))
-        return resolve(found)
+        context: _Context | None = None  # made when a first value is found
+        for index in self._candidates(data, lowered, done):
+            values = self._values(index, data)
+            if values:
+                if context is None:
+                    offsets = Offsets(text, data)
+                    context = _Context(text, lowered, offsets, Markers(text, self._kinds), verdicts)
+                found.extend(self._ranked(index, values, context))
+        return resolve(found) if found else []
 
-    def _candidates(self, data: bytes, lowered: str) -> list[int]:
+    def _candidates(self, data: bytes, lowered: str, done: Pass) -> list[int]:
         """The rules the first pass lets run, in policy order, so that ties between
         findings resolve as the policy lists the rules."""
         hits: list[int] = []
@@ -128,23 +136,27 @@ class Redactor:
             present = frozenset(self._words.run(lowered.encode()))
             hits += present & self._keyword_gated
         needs_words = self._needs_words
+        matched: list[int] = []
         for gate in self._gates:
-            hits += [i for i in gate.run(data) if i not in needs_words or i in present]
+            found = gate.run(data)
+            matched += found
+            hits += [i for i in found if i not in needs_words or i in present]
         hits.sort()
+        done.first = (present, hits, matched)
         return hits
 
-    def _matches(self, index: int, data: bytes, context: _Context) -> list[Ranked]:
-        """What one rule finds in the text, each with its rank for :func:`resolve`."""
-        configured = self._rules[index]
-        rule = configured.rule
+    def _matcher(self, index: int) -> tuple[_re2.Matcher, int]:
         compiled = self._compiled[index]
         if compiled is None:  # two threads may both compile it: the results are alike
-            compiled = self._compiled[index] = _compile(rule)
-        match, group = compiled
-        blanked = bytearray(data) if rule.overlapping else None
+            compiled = self._compiled[index] = _compile(self._rules[index].rule)
+        return compiled
+
+    def _values(self, index: int, data: bytes) -> list[tuple[int, int]]:
+        """The byte spans of the values one rule's search finds in the whole text."""
+        match, group = self._matcher(index)
+        blanked = bytearray(data) if self._rules[index].rule.overlapping else None
         haystack = data if blanked is None else blanked
-        found: list[Ranked] = []
-        char = context.offsets.char
+        found: list[tuple[int, int]] = []
         pos, size = 0, len(data)
         while pos <= size:
             spans = match(_re2.UNANCHORED, haystack, pos, size)
@@ -161,6 +173,17 @@ class Redactor:
                 # the loop ends even on a value that NUL bytes could match.
                 blanked[b_start:b_end] = bytes(b_end - b_start)
                 pos = m_start
+            found.append((b_start, b_end))
+        return found
+
+    def _ranked(self, index: int, values: list[tuple[int, int]], context: _Context) -> list[Ranked]:
+        """The values one rule found that its checks keep, each with its rank for
+        :func:`resolve`."""
+        configured = self._rules[index]
+        rule = configured.rule
+        found: list[Ranked] = []
+        char = context.offsets.char
+        for b_start, b_end in values:
             kept = self._keep(index, char(b_start), char(b_end), context)
             if kept is not None:
                 start, end = kept
@@ -204,7 +227,7 @@ class Redactor:
         raw = value.encode()
         return self._allow(_re2.ANCHOR_BOTH, raw, 0, len(raw))[0][0] < 0
 
-    def apply(self, text: str, pseudonym: Pseudonymizer) -> Redacted:
+    def apply(self, text: str, pseudonym: Pseudonymizer, *, rescan: Rescan = "auto") -> Redacted:
         """The text with every finding handled by its action; raises BlockedError.
 
         Runs to a fixed point: replacing one finding can expose another (a digit
@@ -212,20 +235,89 @@ class Redactor:
         the result is scanned again until nothing is found. What is stored therefore
         passes the filter unchanged, and a later write that scans it whole again
         finds nothing new in it. Text that does not settle raises RedactionError.
+
+        A pass after the first finds what a scan of the whole text would, reading only
+        the lines around what the pass before replaced (``_near``). ``rescan`` says how
+        later passes read: ``"auto"`` those lines when they are under a third of the
+        text, else the whole (which then costs less); ``"near"`` those lines always;
+        ``"whole"`` the whole text (the reference the tests hold the others to).
         """
         findings: list[Finding] = []
         verdicts: dict[tuple[int, str], bool] = {}
+        done = Pass()
+        changes: list[Span] | None = None
         for _ in range(_MAX_PASSES):
-            placed = self._placed(text, verdicts)
+            if changes is None or rescan == "whole":
+                placed = self._placed(text, verdicts, done)
+            else:
+                placed = self._placed_near(text, changes, verdicts, done, rescan == "near")
             if not placed:
                 return Redacted(text, tuple(findings))
-            text = self._replace(text, placed, pseudonym)
+            text, changes = self._replace(text, placed, pseudonym)
             findings.extend(finding for finding, _ in placed)
         raise RedactionError("the text did not settle under the filter")
 
+    def _placed_near(
+        self,
+        text: str,
+        changes: list[Span],
+        verdicts: dict[tuple[int, str], bool],
+        done: Pass,
+        always: bool,
+    ) -> list[tuple[Finding, str]]:
+        """:meth:`_placed` in a later pass, whose ``changes`` are the markers the pass
+        before wrote: each rule searched near them where that finds the same (``_near``)."""
+        seen = view(text)
+        text = seen.text
+        spans = [seen.seen(start, end) for start, end in changes]
+        near = windows(text, spans, 0)
+        if not always and 3 * sum(hi - lo for lo, hi in near) > len(text):
+            return seen.place(self._find(text, verdicts, done))  # searching it all costs less
+        data = text.encode()
+        lowered = lower(text)
+        present = 0
+        if self._words is not None:
+            present = mask(self._words.run(lowered.encode()))
+        nearby = 0
+        near_text = around(data, in_bytes(text, near))
+        for gate in self._gates:
+            nearby |= mask(gate.run(near_text))
+        if self._plan is None:
+            rules = [configured.rule for configured in self._rules]
+            self._plan = Plan(rules, mask(self._keyword_gated), mask(self._needs_words))
+        done.settle(self._plan)
+        whole, close = self._plan.later(present, done.present, done.hits, done.matched, nearby)
+        done.present = present
+        done.hits |= whole | close
+        done.matched |= whole | close | nearby
+        context = _Context(text, lowered, Offsets(text, data), Markers(text, self._kinds), verdicts)
+        return seen.place(resolve(self._near_found(whole, close, spans, data, context)))
+
+    def _near_found(
+        self, whole: int, close: int, spans: list[Span], data: bytes, context: _Context
+    ) -> list[Ranked]:
+        """What the rules of a later pass find: those in ``close`` near the changes
+        ``spans``, the rest of ``whole | close`` in the whole text."""
+        text = context.text
+        reaches: dict[int, list[Span]] = {}
+        found: list[Ranked] = []
+        for index in indices(whole | close):
+            values = None
+            if close >> index & 1:
+                rule = self._rules[index].rule
+                reach = rule.window if rule.context else 0
+                if reach not in reaches:
+                    reaches[reach] = in_bytes(text, windows(text, spans, reach))
+                values = Chain(*self._matcher(index), data).values(reaches[reach])
+            if values is None:
+                values = self._values(index, data)
+            found.extend(self._ranked(index, values, context))
+        return found
+
     def _replace(
         self, text: str, placed: list[tuple[Finding, str]], pseudonym: Pseudonymizer
-    ) -> str:
+    ) -> tuple[str, list[Span]]:
+        """The text with the findings replaced, and where the markers stand in it."""
         blocked = sorted({f.kind for f, _ in placed if f.action == "block"})
         if blocked:
             kinds = join_and([a_label(k) for k in blocked])
@@ -234,13 +326,19 @@ class Redactor:
                 "which this vault's policy does not allow to be stored. Remove it and try again."
             )
         keep = self._keep_chars
-        out, last = [], 0
+        out: list[str] = []
+        markers: list[Span] = []
+        last = size = 0
         for f, value in placed:
-            out.append(text[last : f.start])
-            out.append(_replacement(f, value, keep[f.rule], pseudonym))
+            before = text[last : f.start]
+            marker = _replacement(f, value, keep[f.rule], pseudonym)
+            size += len(before)
+            markers.append((size, size + len(marker)))
+            size += len(marker)
+            out += (before, marker)
             last = f.end
         out.append(text[last:])
-        return "".join(out)
+        return "".join(out), markers
 
 
 class _Context:

@@ -9,6 +9,8 @@ what is found, and when it cannot answer, every rule of its set runs.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import re2
 
 from ..errors import ConfigurationError
@@ -29,7 +31,7 @@ class Gate:
     lower-cased text, as the rules' own keyword check does) runs a literal search.
     """
 
-    __slots__ = ("_canary", "_rules", "_set")
+    __slots__ = ("_canary", "_match", "_rules", "_set")
 
     def __init__(
         self, rules: list[Configured], members: list[int], memory: int, *, keywords: bool = False
@@ -59,11 +61,16 @@ class Gate:
             raise ConfigurationError(
                 f"the detectors' patterns could not be compiled together ({_re2.message(exc)})"
             ) from None
+        # The binding's own call, without the wrapper's check of the argument's type.
+        match = getattr(getattr(self._set, "_set", None), "Match", None)
+        self._match: Callable[[bytes], list[int] | None] = (
+            match if callable(match) else self._set.Match
+        )
 
     def run(self, data: bytes) -> list[int]:
         """The indices (in the policy) of the rules that may match: ``data`` is the text's
         UTF-8 bytes, lower-cased first for a set of keywords."""
-        hits = self._set.Match(data) or []
+        hits = self._match(data) or []
         if self._canary not in hits:
             return list(self._rules)
         return [self._rules[at] for at in hits if at != self._canary]

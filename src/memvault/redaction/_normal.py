@@ -111,6 +111,21 @@ class View:
             placed.append((Finding(f.rule, f.kind, f.category, start, end, f.action), value))
         return placed
 
+    def seen(self, start: int, end: int) -> tuple[int, int]:
+        """The span of the view that reads the text's ``[start, end)``: every piece of the
+        view that came from a character in it (the way :meth:`span` goes, reversed)."""
+        if not self._at:
+            return start, end
+        return self._seen(start, last=False), self._seen(end, last=True)
+
+    def _seen(self, at: int, *, last: bool) -> int:
+        # Records that end at or before ``at`` in the text lie wholly before it; the next
+        # may hold it, and then the whole piece it came into the view as is taken.
+        k = bisect.bisect_right(self._to, at)
+        if k < len(self._at) and self._from[k] < at:
+            return self._after[k] if last else self._at[k]
+        return at + (self._after[k - 1] - self._to[k - 1] if k else 0)
+
     def _origin(self, at: int, *, last: bool) -> int:
         # Records that end at or before ``at`` lie wholly before it (a dropped piece right
         # there included: it came before the character at ``at``); the next may hold it.

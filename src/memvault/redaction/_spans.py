@@ -162,7 +162,7 @@ class Offsets:
         return self._marks[block] + len(self._data[start:offset].translate(None, _CONTINUATION))
 
 
-_BLOCK = 4096
+_BLOCK = 256  # small enough that counting within a block costs little per offset
 _CONTINUATION = bytes(range(0x80, 0xC0))  # UTF-8 bytes that continue a character
 
 

@@ -33,12 +33,18 @@ _PREFIXED_DUMMY = re.compile(
     + "|".join(re.escape(p) for p in _DUMMY_PREFIXES if p.isalnum())
     + r")(?=[^a-z0-9]|$))"
 )
-# printf-style placeholders in full (``%(password)s``, a bare ``%s``): generated keys
-# contain ``%(`` and ``%s`` by chance, so those alone do not make a placeholder.
-_DUMMY_PART = re.compile(
-    "|".join(re.escape(part) for part in word_list("dummy_parts.txt"))
-    + r"|%\([a-z_][a-z0-9_]*\)[sdr]|^%[sdr]$"
-)
+# Pieces anywhere in a value, looked for one by one (each a plain substring test is far
+# quicker than one alternation of them all in ``re``), and printf-style placeholders in
+# full (``%(password)s``, a bare ``%s``): generated keys contain ``%(`` and ``%s`` by
+# chance, so those alone do not make a placeholder.
+_DUMMY_PARTS = word_list("dummy_parts.txt")
+_PRINTF = re.compile(r"%\([a-z_][a-z0-9_]*\)[sdr]|^%[sdr]$")
+
+
+def _dummy_part(low: str) -> bool:
+    return any(part in low for part in _DUMMY_PARTS) or ("%" in low and bool(_PRINTF.search(low)))
+
+
 _MASK = re.compile(r"[xX*#•._\-0]+")
 # A note in brackets after the word ("password (prod): ..."), not the password.
 _ANNOTATION = re.compile(r"[(（][^\W\d_]+(?:[ .-][^\W\d_]+)*[)）][:：]?")
@@ -79,6 +85,12 @@ def unmarked(value: str) -> str:
     return _MARKER_SHAPE.sub("", value) if "[" in value else value
 
 
+def _few_kinds(low: str) -> bool:
+    """At most two different characters (``aaaa``, ``abab``): no secret looks like that."""
+    rest = low.replace(low[0], "") if low else ""
+    return not rest.replace(rest[0], "") if rest else True
+
+
 def placeholder(value: str) -> bool:
     """Templates, references, masks, dummies and documented examples."""
     value = unmarked(value)
@@ -87,9 +99,9 @@ def placeholder(value: str) -> bool:
     if value in EXAMPLES:
         return True
     low = value.lower()
-    if low in _DUMMIES or len(set(low)) <= 2 or _MASK.fullmatch(value):
+    if low in _DUMMIES or _few_kinds(low) or _MASK.fullmatch(value):
         return True
-    if low.startswith(_DUMMY_PREFIXES) or _DUMMY_PART.search(low) or _PREFIXED_DUMMY.match(value):
+    if low.startswith(_DUMMY_PREFIXES) or _dummy_part(low) or _PREFIXED_DUMMY.match(value):
         return True
     if _SECRET_REFERENCE.match(low) or _TEMPLATE_TOKEN.fullmatch(value):
         return True
