@@ -7,6 +7,7 @@ the runner sends back. The anthropic client talks to it over real HTTP.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import threading
 from collections.abc import Iterator
@@ -103,6 +104,7 @@ def _tool_results(request: dict[str, Any]) -> list[dict[str, Any]]:
     return [block for block in last["content"] if block["type"] == "tool_result"]
 
 
+@pytest.mark.sync_tool_only("the sync runner takes sync tools; the async runner is below")
 def test_tool_runner_round_trip(endpoint: ThreadingHTTPServer, home: Path) -> None:
     """tool_runner sends memvault's results, errors flagged is_error, back to the endpoint."""
     host, port = endpoint.server_address[:2]
@@ -120,7 +122,34 @@ def test_tool_runner_round_trip(endpoint: ThreadingHTTPServer, home: Path) -> No
         )
         final = runner.until_done()
     assert final.content[0].type == "text"
-    requests = endpoint.requests  # type: ignore[attr-defined]
+    _check_requests(endpoint.requests)  # type: ignore[attr-defined]
+
+
+def test_async_tool_runner_round_trip(endpoint: ThreadingHTTPServer, home: Path) -> None:
+    """The async client's tool_runner, with the async tool, sends the same results back."""
+    host, port = endpoint.server_address[:2]
+
+    async def conversation(vault: Vault) -> anthropic.types.beta.BetaMessage:
+        client = anthropic.AsyncAnthropic(
+            api_key="test-key", base_url=f"http://{host!s}:{port}", max_retries=0
+        )
+        runner = client.beta.messages.tool_runner(
+            model=MODEL,
+            max_tokens=256,
+            messages=[{"role": "user", "content": "Remember my preferences."}],
+            tools=[vault.async_memory_tool(user="alice")],
+            max_iterations=5,
+        )
+        return await runner.until_done()
+
+    with Vault.open(home) as vault:
+        final = asyncio.run(conversation(vault))
+    assert final.content[0].type == "text"
+    _check_requests(endpoint.requests)  # type: ignore[attr-defined]
+
+
+def _check_requests(requests: list[dict[str, Any]]) -> None:
+    """The endpoint's three requests: the tool declared, then each turn's results."""
     assert len(requests) == 3
     assert requests[0]["body"]["tools"] == [{"type": "memory_20250818", "name": "memory"}]
 
