@@ -194,8 +194,8 @@ def test_a_command_waiting_for_the_write_lock_does_not_block_the_loop(home: Path
 
 def _megabyte() -> str:
     """About a megabyte of varied notes with an e-mail address on every eighth line: the
-    filter scans all of it and redacts thousands of findings (a quarter of a second of
-    work on the store thread, on a 2-core machine)."""
+    filter scans all of it and redacts 1,750 findings (about 0.1 s of work on the store
+    thread, on a 2-core machine)."""
     words = ["review", "Berlin", "call", "meeting", "42", "notes", "Tuesday", "team", "plan"]
     rnd = random.Random(7)
     lines = [" ".join(rnd.choice(words) for _ in range(12)) for _ in range(14000)]
@@ -223,8 +223,7 @@ def test_a_megabyte_write_does_not_block_the_loop(home: Path) -> None:
             assert "e-mail" in result or "email" in result  # the filter really worked
             ticks = len([b for b in heart.beats if start <= b <= start + took])
             assert heart.longest_gap(start) < MAX_GAP
-        assert took > 10 * TICK
-        assert ticks >= took / MAX_GAP  # the loop ran all along, not only after
+        assert ticks >= max(2, took / MAX_GAP)  # the loop ran all along, not only after
 
     with Vault.open(home, max_file_bytes=2 * len(text)) as vault:
         asyncio.run(scenario(vault))
