@@ -4,6 +4,10 @@ Tiers: tests under ``tests/system/`` (crash, concurrency, several processes) and
 those that mount file systems are marked ``system``; ``pytest -m "not system"``
 is the fast tier. Tests marked ``mounts`` run only when ``MEMVAULT_TEST_MOUNTS=1``
 (they need root): never by default on a developer's machine.
+
+Tests under ``tests/protocol/`` and ``tests/unit/`` that make a memory tool run
+twice, ``[sync]`` and ``[async]``: against ``Vault.memory_tool`` and against
+``Vault.async_memory_tool`` (``tests/support/tool_kinds.py``).
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from memvault import MemoryTool, Vault
+from tests.support import tool_kinds
 
 
 @pytest.fixture(autouse=True)
@@ -24,6 +29,31 @@ def _isolated_keys(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("MEMVAULT_MASTER_KEY", raising=False)
     monkeypatch.delenv("MEMVAULT_MASTER_KEY_FILE", raising=False)
     monkeypatch.delenv("MEMVAULT_HOME", raising=False)
+
+
+@pytest.fixture(autouse=True)
+def tool_kind(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    """Which memory tool ``Vault.memory_tool`` makes for this run of the test."""
+    parametrized = hasattr(request, "param")
+    kind: str = request.param if parametrized else "sync"
+    if not tool_kinds.held_to_both(request.node.nodeid):
+        yield kind
+        return
+    made = tool_kinds.install(monkeypatch, kind)
+    try:
+        yield kind
+    finally:
+        made.loops.close()
+    tool_kinds.check_made(request, kind, parametrized, made)
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if (
+        tool_kinds.held_to_both(metafunc.definition.nodeid)
+        and not metafunc.definition.get_closest_marker("sync_tool_only")
+        and tool_kinds.makes_tool(metafunc.function, metafunc.fixturenames)
+    ):
+        metafunc.parametrize("tool_kind", tool_kinds.KINDS, indirect=True)
 
 
 @pytest.fixture

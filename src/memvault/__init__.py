@@ -7,9 +7,12 @@
     with Vault.open("path/to/home") as v:
         tool = v.memory_tool(user="alice")   # a BetaAbstractMemoryTool
         tool.call({"command": "view", "path": "/memories"})
+        # in asyncio code: a BetaAsyncAbstractMemoryTool whose store work runs off the loop
+        await v.async_memory_tool(user="alice").call({"command": "view", "path": "/memories"})
 
 Importing memvault does not import the ``anthropic`` SDK: it is loaded when a
-tool is asked for (``Vault.memory_tool``, or the name ``memvault.MemoryTool``),
+tool is asked for (``Vault.memory_tool``, ``Vault.async_memory_tool``, or the
+names ``memvault.MemoryTool`` and ``memvault.AsyncMemoryTool``),
 so operator commands such as ``memvault audit verify`` start without it.
 """
 
@@ -35,9 +38,10 @@ from .errors import (
 )
 
 if TYPE_CHECKING:
-    from .tool import MemoryTool
+    from .tool import AsyncMemoryTool, MemoryTool
 
 __all__ = [
+    "AsyncMemoryTool",
     "AuditError",
     "BlockedError",
     "CommandError",
@@ -70,8 +74,8 @@ def __getattr__(name: str) -> Any:
         globals()["__version__"] = version
         return version
     # The SDK adapter is imported on first use only (importing the SDK takes about a second).
-    if name == "MemoryTool":
-        from .tool import MemoryTool
+    if name in ("AsyncMemoryTool", "MemoryTool"):
+        from . import tool
 
-        return MemoryTool
+        return getattr(tool, name)
     raise AttributeError(f"module 'memvault' has no attribute {name!r}")

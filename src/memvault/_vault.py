@@ -11,6 +11,7 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
 from . import _fs, lifecycle
+from ._async_methods import AsyncMethods
 from ._lifecycle_methods import LifecycleMethods
 from ._log import log as _log
 from .audit import DIR_NAME as AUDIT_DIR
@@ -32,6 +33,8 @@ from .redaction import load_policy
 from .store import Durability, SqliteStore, Store
 
 if TYPE_CHECKING:
+    from concurrent.futures import ThreadPoolExecutor
+
     from .tool import MemoryTool
 
 DB_NAME = "vault.db"
@@ -74,7 +77,7 @@ def _chosen_provider(
     return key_provider
 
 
-class Vault(LifecycleMethods):
+class Vault(AsyncMethods, LifecycleMethods):
     """An encrypted memory vault in a home directory.
 
     ``Vault.open(home)`` creates the vault on first use. The master key is
@@ -102,6 +105,8 @@ class Vault(LifecycleMethods):
         self._audit = audit
         self._lock = threading.RLock()
         self._closed = False
+        self._worker: ThreadPoolExecutor | None = None  # the async tools' store thread
+        self._worker_lock = threading.Lock()
 
     @property
     def vault_id(self) -> str:
@@ -314,8 +319,10 @@ class Vault(LifecycleMethods):
         ``user`` and ``session`` as for :meth:`memory_tool`; the user is created on
         first use."""
         self._check_open()
-        user = check_user(user)
-        session = self._check_session(session)
+        return self._open_runner(check_user(user), self._check_session(session))
+
+    def _open_runner(self, user: str, session: str | None) -> Runner:
+        """:meth:`runner`, for a user id and session already checked."""
         token = self._master.user_token(user)
         with self._lock, self._store.transaction(write=False, action="opening a user's memories"):
             found = self._store.user_by_lookup(token)
@@ -366,6 +373,7 @@ class Vault(LifecycleMethods):
     def close(self) -> None:
         if not self._closed:
             self._closed = True
+            self._stop_worker()
             with self._lock:
                 if not self._audit.read_only:
                     self._audit.anchor()

@@ -10,7 +10,12 @@ import pytest
 from anthropic.lib.tools import ToolError
 from hypothesis import HealthCheck, event, note, settings
 from hypothesis import strategies as st
-from hypothesis.stateful import RuleBasedStateMachine, initialize, rule
+from hypothesis.stateful import (
+    RuleBasedStateMachine,
+    initialize,
+    rule,
+    run_state_machine_as_test,
+)
 
 from memvault import Vault
 from tests.support.spec_model import ROOT, SpecModel, key_of, text_of
@@ -165,12 +170,14 @@ class VaultAgainstModel(RuleBasedStateMachine):
             self.tmp.cleanup()
 
 
-class TestVaultAgainstModel(VaultAgainstModel.TestCase):
+def test_vault_answers_as_the_model() -> None:
     """250 random sequences of up to 25 commands: the vault answers exactly as the model."""
-
-    settings = settings(
-        max_examples=250,
-        stateful_step_count=25,
-        deadline=None,
-        suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+    run_state_machine_as_test(
+        VaultAgainstModel,
+        settings=settings(
+            max_examples=250,
+            stateful_step_count=25,
+            deadline=None,
+            suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+        ),
     )

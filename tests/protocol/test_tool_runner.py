@@ -8,10 +8,12 @@ client talks to it over real HTTP.
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Any
 
 import anthropic
+import pytest
 
 from memvault import Vault
 from memvault.agent import MEMORY_TOOL, ScriptedEndpoint, ScriptedRequest, Turn, result_text
@@ -47,10 +49,14 @@ def _tool_results(request: ScriptedRequest) -> list[dict[str, Any]]:
     return [block for block in last["content"] if block["type"] == "tool_result"]
 
 
+def _turns() -> list[Turn]:
+    return [*(Turn(calls=tuple(calls)) for calls in TURNS), Turn(text="Noted.")]
+
+
+@pytest.mark.sync_tool_only("the sync runner takes sync tools; the async runner is below")
 def test_tool_runner_round_trip(home: Path) -> None:
     """tool_runner sends memvault's results, errors flagged is_error, back to the endpoint."""
-    turns = [*(Turn(calls=tuple(calls)) for calls in TURNS), Turn(text="Noted.")]
-    with ScriptedEndpoint(turns) as endpoint, Vault.open(home) as vault:
+    with ScriptedEndpoint(_turns()) as endpoint, Vault.open(home) as vault:
         client = anthropic.Anthropic(api_key="test-key", base_url=endpoint.url, max_retries=0)
         tool = vault.memory_tool(user="alice")
         runner = client.beta.messages.tool_runner(
@@ -62,6 +68,31 @@ def test_tool_runner_round_trip(home: Path) -> None:
         )
         final = runner.until_done()
     assert final.content[0].type == "text"
+    _check(endpoint)
+
+
+def test_async_tool_runner_round_trip(home: Path) -> None:
+    """The async client's tool_runner, with the async tool, sends the same results back."""
+
+    async def conversation(vault: Vault, url: str) -> Any:
+        client = anthropic.AsyncAnthropic(api_key="test-key", base_url=url, max_retries=0)
+        runner = client.beta.messages.tool_runner(
+            model=MODEL,
+            max_tokens=256,
+            messages=[{"role": "user", "content": "Remember my preferences."}],
+            tools=[vault.async_memory_tool(user="alice")],
+            max_iterations=5,
+        )
+        return await runner.until_done()
+
+    with ScriptedEndpoint(_turns()) as endpoint, Vault.open(home) as vault:
+        final = asyncio.run(conversation(vault, endpoint.url))
+    assert final.content[0].type == "text"
+    _check(endpoint)
+
+
+def _check(endpoint: ScriptedEndpoint) -> None:
+    """The endpoint's three requests: the tool declared, then each turn's results."""
     assert endpoint.finished and endpoint.failures == []
     requests = endpoint.requests
     assert len(requests) == 3

@@ -28,7 +28,7 @@ from ._results import (
     format_size,
     number_lines,
 )
-from ._runner import Reply, Runner
+from ._runner import Reply, Runner, failure
 from ._screen import Screen
 from ._tally import Entry
 from ._tree import Stored, Tree
@@ -65,6 +65,7 @@ __all__ = [
     "View",
     "accounts",
     "check_user",
+    "failure",
     "format_size",
     "load_generations",
     "number_lines",

@@ -220,22 +220,7 @@ class Runner:
         """A failure of the vault itself: logged for the operator, recorded if the log
         still can, and returned to the model as a message that reveals nothing."""
         name = event.command
-        if isinstance(exc, IntegrityError):
-            _log.error("integrity_failure", command=name, detail=exc.message)
-            message, error = INTEGRITY_MESSAGE, "integrity"
-        elif isinstance(exc, AuditError):
-            _log.error("audit_failure", command=name, detail=exc.message)
-            message, error = AUDIT_MESSAGE, "audit"
-        elif isinstance(exc, RedactionError):
-            # The screen has logged the fault; its message is safe for the model.
-            message, error = exc.message, "redaction"
-        elif isinstance(exc, VaultError):
-            _log.error("command_failed", command=name, error=type(exc).__name__, detail=exc.message)
-            message, error = UNAVAILABLE_MESSAGE, "storage"
-        else:
-            # Never the message: it could echo memory text (a codec error quotes its input).
-            _log.error("internal_error", command=name, error=type(exc).__name__)
-            message, error = UNAVAILABLE_MESSAGE, "internal"
+        message, error = failure(exc, name)
         if error != "audit":
             event.outcome, event.error = "failed", error
             event.before = event.after = event.findings = None
@@ -273,6 +258,28 @@ class Runner:
         event = Event(command="invalid", user=self._audit_key, session=self.session)
         with self._lock:
             return self._refuse(event, CommandError(message, kind="input"))
+
+
+def failure(exc: BaseException, command: str) -> tuple[str, str]:
+    """(message for the model, error kind) of a failure of the vault itself, logged for
+    the operator by kind. The message is a fixed one (``docs/protocol.md`` §9), or the
+    redaction filter's own refusal; never a foreign exception's, which could echo
+    memory text."""
+    if isinstance(exc, IntegrityError):
+        _log.error("integrity_failure", command=command, detail=exc.message)
+        return INTEGRITY_MESSAGE, "integrity"
+    if isinstance(exc, AuditError):
+        _log.error("audit_failure", command=command, detail=exc.message)
+        return AUDIT_MESSAGE, "audit"
+    if isinstance(exc, RedactionError):
+        # The screen has logged the fault; its message is safe for the model.
+        return exc.message, "redaction"
+    if isinstance(exc, VaultError):
+        _log.error("command_failed", command=command, error=type(exc).__name__, detail=exc.message)
+        return UNAVAILABLE_MESSAGE, "storage"
+    # Never the message: it could echo memory text (a codec error quotes its input).
+    _log.error("internal_error", command=command, error=type(exc).__name__)
+    return UNAVAILABLE_MESSAGE, "internal"
 
 
 def outcome_of(exc: CommandError) -> tuple[str, str]:
