@@ -11,20 +11,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..memory import MEMORY_PROTOCOL_PROMPT
+
 DEFAULT_MODEL = "claude-sonnet-5-5"
 DEFAULT_MAX_TOKENS = 4096
 CONTEXT_MANAGEMENT_BETA = "context-management-2025-06-27"
 
-# From the memory tool's documentation, "Prompting guidance": the instruction that
-# makes Claude look at its memory first and record progress as it goes.
-MEMORY_PROTOCOL = """\
-IMPORTANT: ALWAYS VIEW YOUR MEMORY DIRECTORY BEFORE DOING ANYTHING ELSE.
-MEMORY PROTOCOL:
-1. Use the `view` command of your `memory` tool to check for earlier progress.
-2. ... (work on the task) ...
-     - As you make progress, record status / progress / thoughts etc in your memory.
-ASSUME INTERRUPTION: Your context window might be reset at any moment, so you risk \
-losing any progress that is not recorded in your memory directory."""
+# The prompt that makes Claude look at its memory first and record progress as it goes.
+MEMORY_PROTOCOL = MEMORY_PROTOCOL_PROMPT
 
 
 @dataclass(frozen=True, slots=True)

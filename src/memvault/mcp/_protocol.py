@@ -20,19 +20,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..memory import MEMORY_PROTOCOL_PROMPT
+
 TOOL_NAME = "memory"
 TOOL_TITLE = "Memory"
 
-# The prompt the memory tool's documentation says the API adds to the system prompt
-# when the tool is included ("Prompting guidance"), word for word.
-INSTRUCTIONS = """\
-IMPORTANT: ALWAYS VIEW YOUR MEMORY DIRECTORY BEFORE DOING ANYTHING ELSE.
-MEMORY PROTOCOL:
-1. Use the `view` command of your `memory` tool to check for earlier progress.
-2. ... (work on the task) ...
-     - As you make progress, record status / progress / thoughts etc in your memory.
-ASSUME INTERRUPTION: Your context window might be reset at any moment, so you risk \
-losing any progress that is not recorded in your memory directory."""
+# The prompt the API adds to the system prompt when the built-in tool is included.
+INSTRUCTIONS = MEMORY_PROTOCOL_PROMPT
 
 DESCRIPTION = """\
 Your persistent memory: a directory, /memories, of text files that stays between \

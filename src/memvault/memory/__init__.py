@@ -21,6 +21,7 @@ from ._guard import MAX_DEPTH, MAX_NAME_BYTES, MAX_PATH_BYTES, MemoryPath, parse
 from ._handlers import DEFAULT_MAX_FILE_BYTES, MAX_LINES, Handlers
 from ._node import Node
 from ._parse import parse_command
+from ._prompt import MEMORY_PROTOCOL_PROMPT
 from ._results import (
     AUDIT_MESSAGE,
     INTEGRITY_MESSAGE,
@@ -44,6 +45,7 @@ __all__ = [
     "MAX_NAME_BYTES",
     "MAX_PATH_BYTES",
     "MAX_USER_BYTES",
+    "MEMORY_PROTOCOL_PROMPT",
     "UNAVAILABLE_MESSAGE",
     "Command",
     "Create",

@@ -49,6 +49,7 @@ def first_request() -> dict[str, Any]:
 
 
 @pytest.mark.parametrize("threaded", [True, False])
+@pytest.mark.sync_tool_only("the sync client's tool runner takes sync tools")
 def test_the_tool_runner_plays_the_script_to_the_end(home: Path, threaded: bool) -> None:
     """The SDK's tool runner, threaded (its default) or sending the whole history each
     time, gets every turn; each request is checked against the whole conversation."""
@@ -191,6 +192,7 @@ def test_a_continue_may_not_repeat_system_or_tools() -> None:
     assert status == 200 and answer["content"] == [{"type": "text", "text": "done"}]
 
 
+@pytest.mark.sync_tool_only("the sync client's tool runner takes sync tools")
 def test_results_are_checked_against_the_script(home: Path) -> None:
     """A result that is an error where the script expects none stops the run, with both shown."""
     turns = [Turn(calls=({"command": "view", "path": "/memories/x"},)), Turn(results=(ok(),))]
