@@ -31,6 +31,7 @@ from ..keys import Keyring, MasterKeys, UserKey, labels
 from ..store import NodeRow, Store
 from . import _touch
 from ._guard import MAX_DEPTH
+from ._hints import SizeHints
 from ._node import ROOT, Node
 from ._node import tampered as _tampered
 from ._reseal import Resealing
@@ -42,8 +43,6 @@ _FILE, _DIR, _TALLIED_DIR = 2, 3, 4
 # directly in it. Its size is the bytes of every file below it. Stamp 0: a directory
 # written before stamps were kept (format 1), re-tallied since.
 _ENTRIES = struct.Struct(">Q8x")
-_SIZE_HINT = b"size-hint"  # the domain of the keyed digests size hints are kept by
-_SIZE_HINTS = 4096  # files a tree remembers the size of, at most
 _NO_CONTENT = b"\0" * 16
 # Metadata sealed before nodes carried the record that wrote them (store format 1): no
 # stamp; a node gets one when it is next written or moved.
@@ -59,7 +58,7 @@ class Stored(NamedTuple):
     text: str
 
 
-class Tree(_touch.LastUsed, Resealing, Tallies):
+class Tree(_touch.LastUsed, Resealing, Tallies, SizeHints):
     """The memories of one user, read and written in transactions."""
 
     def __init__(self, store: Store, master: MasterKeys, user_id: int, token: bytes) -> None:
@@ -77,7 +76,7 @@ class Tree(_touch.LastUsed, Resealing, Tallies):
         self._used_on = {}
         self._fresh = {}
         self._root_blob = None
-        self._sizes: dict[bytes, int] = {}  # keyed digest of a file's path: its last size
+        self._sizes = {}
         # context(a, b, c, d) == context(a, b) + context(c, d): the per-user part once.
         self._node_prefix = _crypto.context(labels.AAD_NODE, token)
         self._content_prefix = _crypto.context(labels.AAD_CONTENT, token)
@@ -138,22 +137,6 @@ class Tree(_touch.LastUsed, Resealing, Tallies):
     def _key(self) -> UserKey:
         assert self._keyring is not None, "used outside a transaction"
         return self._keyring.primary
-
-    def note_size(self, parts: tuple[str, ...], size: int) -> None:
-        """Remember the size a file at ``parts`` had in a command of this tree (by a keyed
-        digest of the path, never the path): :meth:`size_hint` gives it back."""
-        if self._keyring is not None:
-            if len(self._sizes) >= _SIZE_HINTS:
-                self._sizes.clear()
-            self._sizes[self._size_key(parts)] = size
-
-    def size_hint(self, parts: tuple[str, ...]) -> int | None:
-        """The size the file at ``parts`` had when this tree last saw it, if it did. A hint
-        only: another process may have changed the file since."""
-        return None if self._keyring is None else self._sizes.get(self._size_key(parts))
-
-    def _size_key(self, parts: tuple[str, ...]) -> bytes:
-        return _crypto.mac(self._key.index, _crypto.context(_SIZE_HINT, *parts))
 
     def pseudonym(self, kind: str, value: str) -> str:
         """This user's stable pseudonym for a value the redaction policy pseudonymizes."""
