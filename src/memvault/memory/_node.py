@@ -34,7 +34,7 @@ class Node:
     written: int | None = None  # the audit record that last wrote it (None: format 1)
     children: int | None = None
 
-    def tallied(self, size: int, children: int) -> Node:
+    def with_tally(self, size: int, children: int) -> Node:
         """This directory with another tally (``dataclasses.replace`` costs several times
         more, on every write)."""
         return Node(self.id, self.fid, self.name, True, size, self.cid, self.written, children)

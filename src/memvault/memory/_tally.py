@@ -85,7 +85,7 @@ class Tallies:
             children, size = _TALLY.unpack(plain)
         except (IntegrityError, struct.error):
             raise tampered(ROOT.id, "the tally of /memories does not open") from None
-        return ROOT.tallied(size, children)
+        return ROOT.with_tally(size, children)
 
     def _root_ctx(self) -> bytes:
         return _crypto.context(labels.AAD_ROOT_TALLY, self._token)
@@ -123,29 +123,26 @@ class Tallies:
             if not size and not entries:
                 continue
             if node_id == ROOT.id:
-                root = self.root()
-                root = (
-                    self._counted(root)
-                    if root.children is None
-                    else root.tallied(root.size + size, root.children + entries)
-                )
+                root = self._added(self.root(), size, entries)
                 self._save_root(root)
                 self._fresh[ROOT.id] = root
                 continue
-            node = self._fresh[node_id]
-            node = (
-                self._counted(node)
-                if node.children is None
-                else node.tallied(node.size + size, node.children + entries)
-            )
+            node = self._added(self._fresh[node_id], size, entries)
             meta = self._seal_node(place[node_id][1], node, node.written or 0)
             self._store.update_meta(node_id, meta, self._key.version)
             self._fresh[node_id] = node
 
+    def _added(self, directory: Node, size: int, entries: int) -> Node:
+        """``directory`` with a change added to its tally; counted from its rows (which the
+        change already reached) if it has none yet."""
+        if directory.children is None:
+            return self._counted(directory)
+        return directory.with_tally(directory.size + size, directory.children + entries)
+
     def _counted(self, directory: Node) -> Node:
         """A directory with the tally its rows give now (one kept before tallies were)."""
         total, entries = self.tree(directory, depth=1)
-        return directory.tallied(total, len(entries))
+        return directory.with_tally(total, len(entries))
 
     def tallied(self, directory: Node) -> Node:
         """``directory`` as this transaction left it, counted if it has no tally yet."""
