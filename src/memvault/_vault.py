@@ -19,7 +19,6 @@ from .audit import AuditLog, Event, Problem, UserAuditKey
 from .errors import ConfigurationError, IntegrityError, StorageError, UsageError
 from .keys import KeyProvider, MasterKeys, ProviderOptions
 from .memory import (
-    DEFAULT_MAX_FILE_BYTES,
     Handlers,
     Runner,
     Screen,
@@ -29,7 +28,7 @@ from .memory import (
     open_keys,
     verify_store,
 )
-from .redaction import load_policy
+from .redaction import Limits, load_policy
 from .store import Durability, SqliteStore, Store
 
 if TYPE_CHECKING:
@@ -55,12 +54,23 @@ def _open_store(home: Path, durability: Durability) -> Store:
 def _check_options(durability: object, max_file_bytes: object) -> None:
     if durability not in ("full", "normal"):
         raise UsageError("durability must be 'full' or 'normal'")
-    if (
+    if max_file_bytes is not None and (
         isinstance(max_file_bytes, bool)
         or not isinstance(max_file_bytes, int)
         or max_file_bytes < 1
     ):
         raise UsageError("max_file_bytes must be a positive integer")
+
+
+def _limits(limits: Limits, max_file_bytes: int | None) -> Limits:
+    """The policy's limits, with the largest memory ``Vault.open`` was given, if any."""
+    if max_file_bytes is None:
+        return limits
+    return dataclasses.replace(
+        limits,
+        max_memory_bytes=max_file_bytes,
+        max_user_bytes=max(limits.max_user_bytes, max_file_bytes),
+    )
 
 
 def _chosen_provider(
@@ -123,14 +133,17 @@ class Vault(AsyncMethods, LifecycleMethods):
         master_key_file: str | os.PathLike[str] | None = None,
         key_provider: str | KeyProvider | ProviderOptions | None = None,
         durability: Durability = "full",
-        max_file_bytes: int = DEFAULT_MAX_FILE_BYTES,
+        max_file_bytes: int | None = None,
         policy: str | os.PathLike[str] | None = None,
     ) -> Vault:
         """Open the vault at ``home``, creating it (and its master key) on first use.
 
         ``policy`` names the redaction policy every write passes: a built-in
         policy's name (``"default"`` when omitted) or the path of a TOML file; an
-        invalid policy fails here, naming the file, the line and the problem.
+        invalid policy fails here, naming the file, the line and the problem. Its
+        ``[limits]`` bound what each user may keep and what one view returns;
+        ``max_file_bytes``, when given, replaces its largest memory
+        (``max_memory_bytes``, 1 MiB by default).
 
         ``durability="full"`` (the default) makes every acknowledged write survive
         a power loss; ``"normal"`` survives a crash of the process but may lose
@@ -153,7 +166,7 @@ class Vault(AsyncMethods, LifecycleMethods):
         master_key_file: str | os.PathLike[str] | None = None,
         key_provider: str | KeyProvider | ProviderOptions | None = None,
         durability: Durability = "full",
-        max_file_bytes: int = DEFAULT_MAX_FILE_BYTES,
+        max_file_bytes: int | None = None,
         policy: str | os.PathLike[str] | None = None,
         audit_problems: list[str] | None = None,
     ) -> Vault:
@@ -201,7 +214,7 @@ class Vault(AsyncMethods, LifecycleMethods):
                 home_path,
                 store,
                 master,
-                Handlers(screen, max_file_bytes=max_file_bytes),
+                Handlers(screen, limits=_limits(loaded.limits, max_file_bytes)),
                 unlocked.provider,
                 audit,
             )

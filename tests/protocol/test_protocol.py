@@ -148,11 +148,24 @@ def test_view_range_outside_the_file_is_refused(tool: MemoryTool, view_range: li
     )
 
 
-def test_view_range_on_a_directory_is_refused(tool: MemoryTool) -> None:
-    """view_range applies to files only."""
-    create(tool, "/memories/d/a.txt", "x")
-    assert refused(tool, "view", path="/memories/d", view_range=[1, -1]) == (
-        "Error: `view_range` applies to files; /memories/d is a directory."
+def test_view_range_on_a_directory_selects_rows_of_its_listing(tool: MemoryTool) -> None:
+    """On a directory, view_range pages through the listing's rows (row 1 is the directory
+    itself), with the file's range checks and a message naming the listing."""
+    for name in ("a.txt", "b.txt", "c/d.txt"):
+        create(tool, f"/memories/d/{name}", "x")
+    header = (
+        "Here're the files and directories up to 2 levels deep in /memories/d, "
+        "excluding hidden items and node_modules:\n"
+    )
+    assert tool.call({"command": "view", "path": "/memories/d", "view_range": [2, 3]}) == (
+        header + "1B\t/memories/d/a.txt\n1B\t/memories/d/b.txt"
+    )
+    assert tool.call({"command": "view", "path": "/memories/d", "view_range": [4, -1]}) == (
+        header + "1B\t/memories/d/c/\n1B\t/memories/d/c/d.txt"
+    )
+    assert refused(tool, "view", path="/memories/d", view_range=[6, -1]) == (
+        "Error: Invalid `view_range` parameter: [6, -1]. Use 1 <= start <= 5 and start <= "
+        "end, or end = -1 to read to the end of the listing."
     )
 
 

@@ -13,7 +13,7 @@ protocol description.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 ROOT = "/memories"
@@ -21,6 +21,21 @@ MAX_LINES = 999_999
 DEFAULT_MAX_FILE_BYTES = 1024 * 1024
 
 Key = tuple[str, ...]
+
+
+def in_range(
+    items: list[str], view_range: Sequence[int] | None, what: str
+) -> tuple[list[str], int]:
+    """The lines or listing rows a view_range selects, and the number of the first."""
+    if view_range is None:
+        return items, 1
+    start, end = view_range
+    if not 1 <= start <= len(items) or (end != -1 and end < start):
+        raise Refused(
+            f"Error: Invalid `view_range` parameter: [{start}, {end}]. Use 1 <= start <= "
+            f"{len(items)} and start <= end, or end = -1 to read to the end of the {what}."
+        )
+    return (items[start - 1 :] if end == -1 else items[start - 1 : end]), start
 
 
 class Refused(Exception):
@@ -100,33 +115,24 @@ class SpecModel:
     def _view(self, c: Mapping[str, Any]) -> str:
         path, key, view_range = c["path"], key_of(c["path"]), c.get("view_range")
         if key in self.dirs:
-            if view_range is not None:
-                raise Refused(f"Error: `view_range` applies to files; {path} is a directory.")
-            return self._listing(path, key)
+            header = (
+                f"Here're the files and directories up to 2 levels deep in {path}, "
+                "excluding hidden items and node_modules:"
+            )
+            rows, _ = in_range(self._listing(path, key), view_range, "listing")
+            return "\n".join([header, *rows])
         if key not in self.files:
             raise Refused(f"The path {path} does not exist. Please provide a valid path.")
         lines = self.files[key].split("\n")
         if len(lines) > MAX_LINES:
             raise Refused(f"File {path} exceeds maximum line limit of 999,999 lines.")
-        first = 1
-        if view_range is not None:
-            start, end = view_range
-            if not 1 <= start <= len(lines) or (end != -1 and end < start):
-                raise Refused(
-                    f"Error: Invalid `view_range` parameter: [{start}, {end}]. Use 1 <= start <= "
-                    f"{len(lines)} and start <= end, or end = -1 to read to the end of the file."
-                )
-            lines = lines[start - 1 :] if end == -1 else lines[start - 1 : end]
-            first = start
+        lines, first = in_range(lines, view_range, "file")
         return f"Here's the content of {path} with line numbers:\n" + numbered(lines, first)
 
-    def _listing(self, path: str, key: Key) -> str:
+    def _listing(self, path: str, key: Key) -> list[str]:
+        """The rows of a directory's listing (the directory's own first), no header."""
         base = path.rstrip("/") or ROOT
-        rows = [
-            f"Here're the files and directories up to 2 levels deep in {path}, "
-            "excluding hidden items and node_modules:",
-            f"{human_size(self.size(key))}\t{path}",
-        ]
+        rows = [f"{human_size(self.size(key))}\t{path}"]
 
         def visit(directory: Key, depth: int) -> None:
             for name in self.children(directory):
@@ -140,7 +146,7 @@ class SpecModel:
                     visit(child, depth + 1)
 
         visit(key, 1)
-        return "\n".join(rows)
+        return rows
 
     def _create(self, c: Mapping[str, Any]) -> str:
         path, key, text = c["path"], key_of(c["path"]), c["file_text"]

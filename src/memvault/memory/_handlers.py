@@ -14,17 +14,19 @@ from collections.abc import Callable
 from itertools import islice
 
 from ..errors import CommandError, RedactionError
-from ..redaction import Pseudonymizer, Redacted
+from ..redaction import Limits, Pseudonymizer, Redacted
 from ._commands import Command, Create, Delete, Insert, Outcome, Rename, StrReplace, View, texts_of
 from ._guard import MAX_DEPTH, MAX_PATH_BYTES, MemoryPath, join
 from ._listing import view_directory
 from ._node import Node
+from ._quota import check_room
+from ._reading import view_file
 from ._results import missing, missing_please, not_unique, number_lines, with_note
 from ._screen import Screen
 from ._tree import Stored, Tree
 
 MAX_LINES = 999_999
-DEFAULT_MAX_FILE_BYTES = 1024 * 1024
+DEFAULT_MAX_FILE_BYTES = Limits().max_memory_bytes
 # A text field longer than this many times the file size limit (in characters) is
 # refused before anything reads or screens it: it could fit the limit only if the
 # redaction filter shrank it to a quarter, and screening it would cost more.
@@ -35,14 +37,15 @@ PREPARE_CHARS = 64 << 10
 
 
 class Handlers:
-    """The command logic, with the limits of one deployment."""
+    """The command logic, with the limits of one deployment (the policy's ``[limits]``)."""
 
     max_lines = MAX_LINES  # the protocol's limit, the same for every deployment
 
-    def __init__(self, screen: Screen, *, max_file_bytes: int = DEFAULT_MAX_FILE_BYTES) -> None:
+    def __init__(self, screen: Screen, *, limits: Limits | None = None) -> None:
         self.screen = screen
-        self.max_file_bytes = max_file_bytes
-        self.max_input_chars = INPUT_FACTOR * max_file_bytes
+        self.limits = Limits() if limits is None else limits
+        self.max_file_bytes = self.limits.max_memory_bytes
+        self.max_input_chars = INPUT_FACTOR * self.max_file_bytes
 
     def run(self, tree: Tree, command: Command) -> Outcome:
         """Run one command in the caller's transaction."""
@@ -119,16 +122,12 @@ class Handlers:
                 f"The path {path.text} does not exist. Please provide a valid path.",
                 kind="not_found",
             )
+        cap = self.limits.max_view_chars
         if node.is_dir:
-            if command.view_range is not None:
-                raise CommandError(
-                    f"Error: `view_range` applies to files; {path.text} is a directory.",
-                    kind="invalid_range",
-                )
-            return Outcome(view_directory(tree, path, node))
+            return Outcome(view_directory(tree, path, node, command.view_range, cap))
         stored = tree.read(node)
         try:
-            result = _view_file(path, stored.text, command.view_range, self.max_lines)
+            result = view_file(path, stored.text, command.view_range, self.max_lines, cap)
         except CommandError as exc:
             return Outcome.refusal(exc, before=stored)
         tree.used(node)  # a view of a file is a use of it; a listing uses no file
@@ -146,6 +145,7 @@ class Handlers:
                 kind="invalid_path",
             )
         redacted = self._screened(path, command.file_text, tree)
+        check_room(tree, self.limits, path, "create", len(redacted.text.encode()), 1)
         parents = self._parent_for(tree, path, chain, "create")
         after = tree.create_file(parents, path.parts[-1], redacted.text)
         tree.note_size(path.parts, len(after.raw))
@@ -166,6 +166,7 @@ class Handlers:
             redacted = self._screened(
                 path, text[:first] + command.new_str + text[first + len(old) :], tree
             )
+            check_room(tree, self.limits, path, "edit", _growth(redacted, before), 0)
         except CommandError as exc:
             return Outcome.refusal(exc, before=before)
         after = tree.write(chain, redacted.text)
@@ -187,6 +188,7 @@ class Handlers:
         before = tree.read(chain[-1])
         try:
             redacted = self._screened(path, _inserted(before.text, command), tree)
+            check_room(tree, self.limits, path, "edit", _growth(redacted, before), 0)
         except CommandError as exc:
             return Outcome.refusal(exc, before=before)
         after = tree.write(chain, redacted.text)
@@ -256,7 +258,7 @@ class Handlers:
             raise CommandError(
                 f"Error: The file {path.text} would be {size:,} bytes, over the limit of "
                 f"{self.max_file_bytes:,} bytes. Split the content across smaller files.",
-                kind="limit",
+                kind="file_size",
             )
         if redacted.text.count("\n") + 1 > self.max_lines:
             raise CommandError(
@@ -321,26 +323,9 @@ def _known_small(tree: Tree, command: StrReplace | Insert) -> bool:
     return size is not None and size + sum(len(t) for _, t in texts_of(command)) < PREPARE_CHARS
 
 
-def _view_file(
-    path: MemoryPath, text: str, view_range: tuple[int, int] | None, max_lines: int
-) -> str:
-    lines = text.split("\n")
-    if len(lines) > max_lines:
-        raise CommandError(
-            f"File {path.text} exceeds maximum line limit of 999,999 lines.", kind="limit"
-        )
-    first = 1
-    if view_range is not None:
-        start, end = view_range
-        if start < 1 or start > len(lines) or (end != -1 and end < start):
-            raise CommandError(
-                f"Error: Invalid `view_range` parameter: [{start}, {end}]. Use 1 <= start <= "
-                f"{len(lines)} and start <= end, or end = -1 to read to the end of the file.",
-                kind="invalid_range",
-            )
-        lines = lines[start - 1 :] if end == -1 else lines[start - 1 : end]
-        first = start
-    return f"Here's the content of {path.text} with line numbers:\n" + number_lines(lines, first)
+def _growth(redacted: Redacted, before: Stored) -> int:
+    """The bytes an edit adds to its file (negative: it frees some)."""
+    return len(redacted.text.encode()) - len(before.raw)
 
 
 def _inserted(text: str, command: Insert) -> str:

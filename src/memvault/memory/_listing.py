@@ -4,15 +4,23 @@ from __future__ import annotations
 
 from ._guard import MemoryPath
 from ._node import Node
+from ._reading import page_listing
 from ._results import format_size
 from ._tree import Tree
 
 _HIDDEN_NAMES = frozenset({"node_modules"})
 
 
-def view_directory(tree: Tree, path: MemoryPath, node: Node) -> str:
+def view_directory(
+    tree: Tree,
+    path: MemoryPath,
+    node: Node,
+    view_range: tuple[int, int] | None,
+    max_chars: int,
+) -> str:
     """The listing of the directory ``node`` at ``path``: itself first, then its entries
-    two levels deep in pre-order, by name, leaving out hidden items and node_modules."""
+    two levels deep in pre-order, by name, leaving out hidden items and node_modules;
+    the rows ``view_range`` selects, at most ``max_chars`` characters (``_reading``)."""
     total, entries = tree.two_levels(node)
     base = path.text.rstrip("/") if path.trailing_slash else path.text
     rows = [f"{format_size(total)}\t{path.text}"]
@@ -31,4 +39,4 @@ def view_directory(tree: Tree, path: MemoryPath, node: Node) -> str:
         f"Here're the files and directories up to 2 levels deep in {path.text}, "
         "excluding hidden items and node_modules:"
     )
-    return header + "\n" + "\n".join(rows)
+    return page_listing(header, rows, view_range, max_chars)

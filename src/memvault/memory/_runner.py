@@ -292,6 +292,9 @@ def outcome_of(exc: CommandError) -> tuple[str, str]:
         "path": "refused",
         "path_content": "refused",
         "limit": "limit",
+        "file_size": "limit",
+        "quota_bytes": "limit",
+        "quota_files": "limit",
     }.get(kind, "error")
     return outcome, kind
 

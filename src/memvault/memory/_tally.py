@@ -4,7 +4,8 @@ A directory's sealed metadata carries its **tally**: how many entries sit direct
 in it, and the bytes of every file below it at any depth (the size ``view``
 shows). ``/memories`` itself has no node: its tally is sealed in the user's row
 (``users.root``) under the data key, bound to the user
-(``context("root-tally", user token)``).
+(``context("root-tally", user token)``), and counts the user's files too, so the
+policy's limits on a user's bytes and files cost nothing to check (:meth:`Tallies.usage`).
 
 * **Writes** add their change along the chain of directories above what they
   changed, one re-seal per directory, in the command's transaction. The tally is
@@ -17,7 +18,8 @@ shows). ``/memories`` itself has no node: its tally is sealed in the user's row
   it counted.
 * **Older vaults**: a directory written before tallies were kept, or a user with no
   root tally, is counted from its subtree the first time a write passes through it,
-  and listed by a full walk until then.
+  and listed by a full walk until then; a root tally without the count of files
+  (as stores of format 4 first kept it) gets it the same way.
 """
 
 from __future__ import annotations
@@ -29,9 +31,11 @@ from .. import _crypto
 from ..errors import IntegrityError
 from ..keys import Keyring, UserKey, labels
 from ..store import Store
+from ._guard import MAX_DEPTH
 from ._node import ROOT, Node, tampered
 
-_TALLY = struct.Struct(">QQ")  # entries directly in /memories, bytes of the files below it
+_TALLY = struct.Struct(">QQQ")  # entries directly in /memories; bytes and files below it
+_TALLY_WITHOUT_FILES = struct.Struct(">QQ")  # the first root tallies of format 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +59,7 @@ class Tallies:
     _token: bytes
     _keyring: Keyring | None
     _fresh: dict[int, Node]  # directories re-tallied in this transaction, by id
+    _fresh_files: int  # the files below /memories, when _fresh holds /memories
     _root_blob: bytes | None  # the sealed tally of /memories, as the transaction found it
 
     # -- what Tree provides ----------------------------------------------------------------
@@ -73,42 +78,61 @@ class Tallies:
 
     def root(self) -> Node:
         """``/memories`` with its tally (``children`` None: none kept yet)."""
+        return self._root_tally()[0]
+
+    def _root_tally(self) -> tuple[Node, int | None]:
+        """``/memories`` with its tally, and the files below it (None: not counted yet)."""
         fresh = self._fresh.get(ROOT.id)
         if fresh is not None:
-            return fresh
+            return fresh, self._fresh_files
         blob = self._root_blob
         if blob is None:
-            return ROOT
+            return ROOT, None
         assert self._keyring is not None
         try:
             plain = _crypto.open_blob(blob, self._root_ctx(), self._keyring.sealer_for)
-            children, size = _TALLY.unpack(plain)
+            if len(plain) == _TALLY_WITHOUT_FILES.size:
+                children, size = _TALLY_WITHOUT_FILES.unpack(plain)
+                files = None
+            else:
+                children, size, files = _TALLY.unpack(plain)
         except (IntegrityError, struct.error):
             raise tampered(ROOT.id, "the tally of /memories does not open") from None
-        return ROOT.with_tally(size, children)
+        return ROOT.with_tally(size, children), files
+
+    def usage(self) -> tuple[int, int]:
+        """(bytes, files) of all the user's memories, as this transaction sees them: from
+        the root tally, or counted from the rows where it does not say."""
+        root, files = self._root_tally()
+        if root.children is None or files is None:
+            total, entries = self.tree(ROOT, depth=MAX_DEPTH)
+            return total, sum(1 for entry in entries if not entry.node.is_dir)
+        return root.size, files
 
     def _root_ctx(self) -> bytes:
         return _crypto.context(labels.AAD_ROOT_TALLY, self._token)
 
-    def _save_root(self, root: Node) -> None:
+    def _save_root(self, root: Node, files: int) -> None:
         assert root.children is not None
-        plain = _TALLY.pack(root.children, root.size)
+        plain = _TALLY.pack(root.children, root.size, files)
         self._store.set_root_tally(self._user_id, self._key.sealer.seal(plain, self._root_ctx()))
+        self._fresh[ROOT.id], self._fresh_files = root, files
 
     def reseal_root(self) -> None:
         """Seal the tally of ``/memories`` under the primary key (a key rotation's last
         step, before the older keys go). Inside a write transaction."""
-        root = self.root()
+        root, files = self._root_tally()
         if root.children is not None:
-            self._save_root(root)
+            self._save_root(root, self.usage()[1] if files is None else files)
 
     # -- keeping tallies current -----------------------------------------------------------
 
-    def _retally(self, *changes: tuple[Chain, int, int]) -> None:
+    def _retally(self, *changes: tuple[Chain, int, int], files: int = 0) -> None:
         """Add changes to the tallies of directories: each is (a chain, bytes added below
-        its last directory, entries added directly in it). After the rows changed, in
-        the same write transaction; each directory is re-sealed once, deepest first (a
-        directory counted from its subtree finds the tallies below it current)."""
+        its last directory, entries added directly in it); ``files`` were added to the
+        user's. After the rows changed, in the same write transaction; each directory is
+        re-sealed once, deepest first (a directory counted from its subtree finds the
+        tallies below it current)."""
         delta: dict[int, list[int]] = {}
         place: dict[int, tuple[int, bytes]] = {}  # id: (depth, parent identity)
         for chain, size, entries in changes:
@@ -120,12 +144,11 @@ class Tallies:
             delta[chain[-1].id][1] += entries
         for node_id in sorted(delta, key=lambda n: -place[n][0]):
             size, entries = delta[node_id]
-            if not size and not entries:
-                continue
             if node_id == ROOT.id:
-                root = self._added(self.root(), size, entries)
-                self._save_root(root)
-                self._fresh[ROOT.id] = root
+                if size or entries or files:
+                    self._save_root(*self._added_root(size, entries, files))
+                continue
+            if not size and not entries:
                 continue
             node = self._added(self._fresh[node_id], size, entries)
             meta = self._seal_node(place[node_id][1], node, node.written or 0)
@@ -138,6 +161,16 @@ class Tallies:
         if directory.children is None:
             return self._counted(directory)
         return directory.with_tally(directory.size + size, directory.children + entries)
+
+    def _added_root(self, size: int, entries: int, files: int) -> tuple[Node, int]:
+        """``/memories`` and its files with a change added; counted from the rows (which
+        the change already reached) where the tally does not say."""
+        root, count = self._root_tally()
+        if root.children is None or count is None:
+            total, found = self.tree(ROOT, depth=MAX_DEPTH)
+            inside = sum(1 for entry in found if len(entry.parts) == 1)
+            return ROOT.with_tally(total, inside), sum(1 for e in found if not e.node.is_dir)
+        return root.with_tally(root.size + size, root.children + entries), count + files
 
     def _counted(self, directory: Node) -> Node:
         """A directory with the tally its rows give now (one kept before tallies were)."""
@@ -231,9 +264,21 @@ class Tallies:
         return totals.get(directory.id, 0), entries
 
     def listing(self, depth: int, miscounted: list[str] | None = None) -> tuple[int, list[Entry]]:
-        """:meth:`tree` of ``/memories`` (its tally compared too): everything of the user
-        down to ``depth`` levels."""
-        return self.tree(self.root(), depth, miscounted)
+        """:meth:`tree` of ``/memories`` (its tally compared too, with the files it
+        counts): everything of the user down to ``depth`` levels."""
+        root, files = self._root_tally()
+        total, entries = self.tree(root, MAX_DEPTH, miscounted)
+        found = sum(1 for entry in entries if not entry.node.is_dir)
+        if files is not None and files != found:
+            problem = tampered(
+                ROOT.id,
+                f"it holds {found} files but its tally records {files} (rows were removed, "
+                "hidden or added outside memvault)",
+            )
+            if miscounted is None:
+                raise problem
+            miscounted.append(problem.message)
+        return total, [entry for entry in entries if len(entry.parts) <= depth]
 
 
 def _name(node: Node) -> str:

@@ -75,6 +75,7 @@ class Tree(_touch.LastUsed, Resealing, Tallies, SizeHints):
         self.stale = None
         self._used_on = {}
         self._fresh = {}
+        self._fresh_files = 0
         self._root_blob = None
         self._sizes = {}
         # context(a, b, c, d) == context(a, b) + context(c, d): the per-user part once.
@@ -310,7 +311,7 @@ class Tree(_touch.LastUsed, Resealing, Tallies, SizeHints):
         self._store.insert_content(
             node_id, self._key.sealer.seal(raw, self._content_ctx(node.fid, node.cid))
         )
-        self._retally((chain, len(raw), 1))
+        self._retally((chain, len(raw), 1), files=1)
         self.added += 1
         self.acted = node.fid
         return Stored(node.fid, raw, text)
@@ -363,11 +364,12 @@ class Tree(_touch.LastUsed, Resealing, Tallies, SizeHints):
         node = chain[-1]
         if node.is_dir:
             size = self.tallied(node).size
-            self.added -= self._store.delete_subtree(self._user_id, node.id)
+            nodes, files = self._store.delete_subtree(self._user_id, node.id)
         else:
-            size = node.size
-            self.added -= self._store.delete_node(self._user_id, node.id)
-        self._retally((chain[:-1], -size, -1))
+            size, files = node.size, 1
+            nodes = self._store.delete_node(self._user_id, node.id)
+        self.added -= nodes
+        self._retally((chain[:-1], -size, -1), files=-files)
         self.acted = node.fid
 
     # -- last-used days (the rest is :class:`~._touch.LastUsed`) -------------------

@@ -4,6 +4,7 @@ from a look-alike (``checks/``), their word lists (``data/``), policies as TOML 
 the text in a normalized view (:func:`normalized`); findings replace the text as written."""
 
 from ._engine import Pseudonymizer, Redactor
+from ._limits import Limits
 from ._normal import normalized
 from ._policy import POLICY_DIR, Policy, load, resolve
 from ._policy_schema import MAX_IDLE_DAYS
@@ -26,6 +27,7 @@ __all__ = [
     "Action",
     "Configured",
     "Finding",
+    "Limits",
     "Policy",
     "Pseudonymizer",
     "Redacted",

@@ -8,6 +8,7 @@ line and the problem, so an invalid policy never runs.
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import hashlib
 import os
@@ -19,6 +20,7 @@ from typing import Any
 from ..errors import ConfigurationError, PolicyError
 from . import _policy_schema as schema
 from ._engine import Redactor
+from ._limits import Limits, limits
 from ._rule import Configured, Rule
 from .rules import BUILTIN
 
@@ -35,6 +37,8 @@ class Policy:
     digest: str  # SHA-256 of the file, so a change of policy can be recorded
     redactor: Redactor
     max_idle_days: int | None = None  # [retention]: days unused before `memvault expire`
+    # [limits]: what one user may keep, what one view returns
+    limits: Limits = dataclasses.field(default_factory=Limits)
 
 
 def resolve(source: str | os.PathLike[str] | None) -> Path:
@@ -98,6 +102,7 @@ def _build(path: Path, text: str, data: dict[str, Any], digest: str) -> Policy:
             configured.append(Configured(rule, action, keep))  # type: ignore[arg-type]
     exact, patterns = schema.allowlist(check, data.get("allowlist", {}))
     max_idle_days = schema.retention(check, data)
+    chosen_limits = limits(check, data)
     try:
         redactor = Redactor(configured, allow_exact=exact, allow_patterns=patterns)
     except ConfigurationError as exc:
@@ -108,6 +113,7 @@ def _build(path: Path, text: str, data: dict[str, Any], digest: str) -> Policy:
         digest=digest,
         redactor=redactor,
         max_idle_days=max_idle_days,
+        limits=chosen_limits,
     )
 
 

@@ -20,7 +20,16 @@ from ._rule import ACTIONS, Category, Rule
 from .checks import VALIDATORS
 
 FORMAT_VERSION = 1
-SETTINGS = ("version", "name", "actions", "detectors", "allowlist", "custom", "retention")
+SETTINGS = (
+    "version",
+    "name",
+    "actions",
+    "detectors",
+    "allowlist",
+    "custom",
+    "retention",
+    "limits",
+)
 CATEGORIES = ("secret", "personal")
 _CUSTOM_KEYS = (
     "name",
@@ -108,7 +117,7 @@ def check_settings(check: Checker, data: dict[str, Any]) -> None:
     name = data.get("name", "")
     if "name" in data and (not isinstance(name, str) or not name):
         raise check.fail(check.line("name"), "'name' must be a non-empty string")
-    for section in ("actions", "detectors", "allowlist", "retention"):
+    for section in ("actions", "detectors", "allowlist", "retention", "limits"):
         if not isinstance(data.get(section, {}), dict):
             raise check.fail(check.setting(section), f"[{section}] must be a table")
     custom = data.get("custom", [])

@@ -8,6 +8,7 @@ from collections import Counter
 
 from .. import _crypto
 from ..errors import BlockedError
+from ._limits import Limits
 from ._policy import Policy
 
 
@@ -102,5 +103,34 @@ def policy_summary(policy: Policy) -> str:
         f"detectors on: {sum(categories.values())} ({categories['secret']} secret, "
         f"{categories['personal']} personal); actions: {by_action}\n"
         f"retention: {retention}\n"
+        f"{_limits_table(policy.limits)}"
         f"sha256: {policy.digest}\n{table}"
     )
+
+
+_LIMIT_MEANINGS = {
+    "max_memory_bytes": "bytes in one memory file",
+    "max_user_bytes": "bytes in all of one user's memory files",
+    "max_memories": "memory files one user may hold",
+    "max_view_chars": "characters one view returns (past it: a page, and how to read on)",
+}
+
+
+def _limits_table(limits: Limits) -> str:
+    """The ``[limits]`` in force, each marked as the policy's or the default."""
+    default = Limits()
+    rows = [
+        (
+            name,
+            f"{getattr(limits, name):,}",
+            "default" if getattr(limits, name) == getattr(default, name) else "policy",
+            meaning,
+        )
+        for name, meaning in _LIMIT_MEANINGS.items()
+    ]
+    widths = [max(len(row[i]) for row in rows) for i in range(3)]
+    lines = [
+        f"  {name.ljust(widths[0])}  {value.rjust(widths[1])}  {origin.ljust(widths[2])}  {what}"
+        for name, value, origin, what in rows
+    ]
+    return "limits ([limits]):\n" + "\n".join(lines) + "\n"

@@ -221,8 +221,9 @@ class Store(Protocol):
         nodes went (0 or 1)."""
         ...
 
-    def delete_subtree(self, user_id: int, node_id: int) -> int:
-        """Delete a node and everything below it; returns how many nodes went."""
+    def delete_subtree(self, user_id: int, node_id: int) -> tuple[int, int]:
+        """Delete a node and everything below it; returns how many nodes went, and how
+        many of them were files (nodes with a text)."""
         ...
 
     # -- audit keys and the audit log's anchor -----------------------------------------

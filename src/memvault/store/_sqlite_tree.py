@@ -10,6 +10,17 @@ from ._protocol import NodeRow, SubtreeRow
 from ._sqlite_rows import MAX_DEPTH as _MAX_DEPTH
 from ._sqlite_rows import Rows
 
+# A node and everything below it, as ``sub(id, depth)``: ?1 the user, ?2 the node, ?3 the
+# deepest level followed.
+_SUB = (
+    "sub(id, depth) AS ("
+    "  SELECT id, 0 FROM nodes WHERE user_id = ?1 AND id = ?2"
+    "  UNION ALL"
+    "  SELECT n.id, sub.depth + 1 FROM nodes AS n JOIN sub ON n.parent_id = sub.id"
+    "  WHERE n.user_id = ?1 AND sub.depth < ?3"
+    ")"
+)
+
 
 class TreeRows(Rows):
     """Nodes and contents (every BLOB sealed, or a keyed look-up token)."""
@@ -136,18 +147,20 @@ class TreeRows(Rows):
         self._deleted = True
         return int(deleted)
 
-    def delete_subtree(self, user_id: int, node_id: int) -> int:
+    def delete_subtree(self, user_id: int, node_id: int) -> tuple[int, int]:
         """Delete a node and everything below it (contents go with their nodes)."""
+        files = _int(
+            self._one(
+                f"WITH RECURSIVE {_SUB} SELECT count(*) FROM contents "
+                "WHERE node_id IN (SELECT id FROM sub)",
+                (user_id, node_id, _MAX_DEPTH),
+            )[0]
+        )
         self._exec(
-            "WITH RECURSIVE sub(id, depth) AS ("
-            "  SELECT id, 0 FROM nodes WHERE user_id = ?1 AND id = ?2"
-            "  UNION ALL"
-            "  SELECT n.id, sub.depth + 1 FROM nodes AS n JOIN sub ON n.parent_id = sub.id"
-            "  WHERE n.user_id = ?1 AND sub.depth < ?3"
-            ") DELETE FROM nodes WHERE id IN (SELECT id FROM sub)",
+            f"WITH RECURSIVE {_SUB} DELETE FROM nodes WHERE id IN (SELECT id FROM sub)",
             (user_id, node_id, _MAX_DEPTH),
         )
         self._deleted = True
         # Not the cursor's rowcount: the module reports -1 for a statement that starts
         # with WITH.
-        return _int(self._one("SELECT changes()")[0])
+        return _int(self._one("SELECT changes()")[0]), files

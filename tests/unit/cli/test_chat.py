@@ -227,6 +227,8 @@ BAD_INPUTS: list[tuple[Any, str]] = [
     ({"command": "view", "path": "/memories", "view_range": "1-2"}, "`view_range` must be"),
     ({"command": "create", "path": "/memories/big.md", "file_text": "x" * (2 << 20)},
      "over the limit of 1,048,576 bytes"),
+    ({"command": "create", "path": "/memories/huge.md", "file_text": "x" * (5 << 20)},
+     "over the input limit of 4,194,304 characters"),
     ({"command": "create", "path": "/memories/" + "a" * 5000, "file_text": "x"}, "not allowed"),
     ({"command": "insert", "path": "/memories/a.md", "insert_line": "two", "insert_text": "x"},
      "`insert_line` must be an integer"),
@@ -263,6 +265,32 @@ def test_every_bad_input_is_an_error_result_and_the_chat_goes_on(home: Path) -> 
     with Vault.open(home) as vault:
         listing = vault.memory_tool("alice").call(VIEW)
     assert listing.splitlines()[1:] == ["11B\t/memories", "11B\t/memories/after.md"]
+
+
+def test_a_view_past_the_cap_is_paged_and_the_model_reads_on(home: Path) -> None:
+    """A file past the view cap (a megabyte of notes, 100,000 characters by default) comes
+    back as a first page and a note, not an error; the range the note names reads on."""
+    text = "\n".join(f"{n:05} " + "w" * 95 for n in range(10_000))
+    with Vault.open(home) as vault:
+        vault.memory_tool("alice").call(
+            {"command": "create", "path": "/memories/big.md", "file_text": text}
+        )
+    view = {"command": "view", "path": "/memories/big.md"}
+    turns = [
+        Turn(calls=(view,), user="read it"),
+        Turn(
+            calls=({**view, "view_range": [914, -1]},),
+            results=(ok('lines 1-913 of 10,000 are shown. To read on, view the file again with '
+                        '"view_range": [914, -1].'),),
+        ),
+        Turn(text="Read.", results=(ok("   914\t00913 www"),)),
+    ]  # fmt: skip
+    with ScriptedEndpoint(turns) as endpoint:
+        code, out, err = chat(home, endpoint, "read it\n")
+    assert (code, out) == (0, "Read.\n"), err
+    assert endpoint.finished and endpoint.failures == []
+    pages = [m["content"][0]["content"] for m in endpoint.requests[-1].messages[2::2]]
+    assert all(len(page) <= 100_000 for page in pages)
 
 
 def test_tool_results_go_back_to_the_endpoint_in_full(home: Path) -> None:

@@ -89,7 +89,7 @@ def test_a_row_deleted_outside_memvault_is_named(home: Path) -> None:
     assert code == 1
     lines = out.splitlines()
     assert lines[0] == (
-        "vault check: DAMAGED: 3 problem(s) in 2 users, 5 memories (2 directories, 3 files, 0.0 MB)"
+        "vault check: DAMAGED: 4 problem(s) in 2 users, 5 memories (2 directories, 3 files, 0.0 MB)"
     )
     assert lines[1] == (
         "  ledger: the store holds 5 memories (files and directories), but its ledger counts "
@@ -100,6 +100,10 @@ def test_a_row_deleted_outside_memvault_is_named(home: Path) -> None:
     assert lines[3].startswith(damaged) and lines[3].endswith(
         "it holds 0 entries but its tally records 1 (rows were removed, hidden or added "
         "outside memvault)"
+    )
+    assert lines[4] == (
+        f"{damaged}: node 0, it holds 1 files but its tally records 2 (rows were removed, "
+        "hidden or added outside memvault)"
     )
     assert err == (
         "memvault: hint: restore the home from a backup; `memvault audit verify` names the "
