@@ -31,7 +31,7 @@ from typing import Any
 from .._text import clean_text
 from ..audit import Event
 from ..errors import BlockedError, CommandError, RedactionError, StorageError, VaultError
-from ..memory import Create, MemoryPath, Runner, Screen, Tree
+from ..memory import Create, MemoryPath, Runner, Screen, Tree, check_usage
 from ._parts import Parts
 from ._source import Found, opened, walk
 
@@ -229,8 +229,9 @@ class _Store:
 
 class _Plan:
     """Each file through the checks a ``create`` makes, storing nothing: the guard,
-    the limits, the place (what the vault and this import already hold there) and
-    the filter, with the user's own pseudonyms."""
+    the limits, the place (what the vault and this import already hold there), the
+    filter, with the user's own pseudonyms, and the user's limits, counting what the
+    import would have stored before."""
 
     def __init__(self, parts: Parts, user: str) -> None:
         self._handlers = parts.handlers
@@ -241,6 +242,7 @@ class _Plan:
             found = parts.store.user_by_lookup(token)
         self._tree = None if found is None else Tree(parts.store, parts.master, found[0], token)
         self._planned: set[tuple[str, ...]] = set()
+        self._usage: tuple[int, int] | None = None  # (bytes, files) with those planned
 
     def __call__(self, found: Found) -> FileResult:
         if found.text is None:
@@ -253,6 +255,8 @@ class _Plan:
             if place is not None and place.kind == "exists":
                 raise place
             redacted = handlers.screened(path, found.text, self._pseudonym)
+            size = len(redacted.text.encode())
+            check_usage(handlers.limits, path, "create", self._used(), size, 1)
             if place is not None:
                 raise place
         except CommandError as exc:
@@ -264,10 +268,21 @@ class _Plan:
             shown, message = _shown(handlers.screen, found.path), _words(exc.message)
             return FileResult(shown, REFUSED, found.size, reason="redaction", message=message)
         self._planned.add(path.parts)
+        used, files = self._used()
+        self._usage = (used + size, files + 1)
         counts = Counter(finding.kind for finding in redacted.findings)
         findings = dict(sorted(counts.items())) or None
         note = _note(redacted.note())
         return FileResult(found.path, WOULD_IMPORT, found.size, findings, note)
+
+    def _used(self) -> tuple[int, int]:
+        """(bytes, files) the user holds, with what the import would have stored so far."""
+        if self._usage is None:
+            self._usage = (0, 0)
+            if self._tree is not None:
+                with self._lock, self._tree.transaction(write=False):
+                    self._usage = self._tree.usage()
+        return self._usage
 
     def _place(self, path: MemoryPath) -> CommandError | None:
         """Why ``create`` would refuse the place: something there, or a file above it."""

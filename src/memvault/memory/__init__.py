@@ -22,6 +22,7 @@ from ._handlers import DEFAULT_MAX_FILE_BYTES, MAX_LINES, Handlers
 from ._node import Node
 from ._parse import parse_command
 from ._prompt import MEMORY_PROTOCOL_PROMPT
+from ._quota import check_usage
 from ._results import (
     AUDIT_MESSAGE,
     INTEGRITY_MESSAGE,
@@ -66,6 +67,7 @@ __all__ = [
     "Unlocked",
     "View",
     "accounts",
+    "check_usage",
     "check_user",
     "failure",
     "format_size",

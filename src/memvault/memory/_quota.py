@@ -21,9 +21,21 @@ def check_room(
 ) -> None:
     """Refuse a write that would take the user's memories past a limit. ``verb`` names
     the write in the message (``create``, ``edit``)."""
-    if added_bytes <= 0 and added_files <= 0:
-        return
-    used, files = tree.usage()
+    if added_bytes > 0 or added_files > 0:
+        check_usage(limits, path, verb, tree.usage(), added_bytes, added_files)
+
+
+def check_usage(
+    limits: Limits,
+    path: MemoryPath,
+    verb: str,
+    usage: tuple[int, int],
+    added_bytes: int,
+    added_files: int,
+) -> None:
+    """:func:`check_room` against ``usage``, the (bytes, files) a user holds (a dry run's
+    own count of what it would have stored)."""
+    used, files = usage
     if added_files > 0 and files + added_files > limits.max_memories:
         raise CommandError(
             f"Error: Cannot {verb} {path.text}: /memories holds {files:,} files and may hold at "

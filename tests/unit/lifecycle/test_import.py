@@ -407,6 +407,36 @@ def test_a_dry_run_sees_what_the_vault_already_holds(vault: Vault, tmp_path: Pat
     assert by_path(dry)["/memories/notes/todo.md"] == ("refused", "exists")
 
 
+def test_the_users_limits_refuse_what_does_not_fit_dry_run_and_real_alike(
+    home: Path, tmp_path: Path
+) -> None:
+    """A policy allowing 3 files: with one already held, an import of 3 stores the first 2
+    (in walk order) and refuses the third as a create would; the dry run says the same."""
+    policy = tmp_path / "small.toml"
+    policy.write_text("version = 1\n[limits]\nmax_memories = 3\n")
+    memories = tmp_path / "memories"
+    for name in ("a.md", "b.md", "c.md"):
+        write(memories, name, "x" * 10)
+    with Vault.open(home, policy=policy) as vault:
+        vault.runner("alice").run({"command": "create", "path": "/memories/z", "file_text": ""})
+        dry = vault.import_memories(memories, "alice", dry_run=True)
+        real = vault.import_memories(memories, "alice")
+    for report in (dry, real):
+        assert [(f.path, f.reason) for f in report.files] == [
+            ("/memories/a.md", None),
+            ("/memories/b.md", None),
+            ("/memories/c.md", "quota_files"),
+        ]
+    assert (
+        real.files[2].message
+        == dry.files[2].message
+        == (
+            "Cannot create /memories/c.md: /memories holds 3 files and may hold at most 3. "
+            "Delete files that are no longer needed, or add this to an existing file."
+        )
+    )
+
+
 def test_nothing_to_import_creates_no_user(vault: Vault, home: Path, tmp_path: Path) -> None:
     memories = tmp_path / "memories"
     write(memories, ".only-hidden", "x")
