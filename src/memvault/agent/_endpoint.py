@@ -282,6 +282,10 @@ def _error_body(kind: str, message: str, details: Mapping[str, str] | None = Non
 class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     server_version = "memvault-scripted/1"
+    # An answer goes out in two writes, the headers then the body. On a connection kept
+    # alive (the SDK keeps them), Nagle's algorithm holds the body until the client ACKs
+    # the headers, and the client delays that ACK: 40 ms a request on Linux.
+    disable_nagle_algorithm = True
 
     def log_message(self, format: str, *args: object) -> None:
         """Quiet: the endpoint's record is :attr:`ScriptedEndpoint.requests`."""
