@@ -432,6 +432,38 @@ def isolated_environment(root: Path) -> Iterator[None]:
                 os.environ[name] = value
 
 
+def run_scratch(
+    prefix: str,
+    args: argparse.Namespace,
+    run: Callable[[Path, Callable[[], float]], dict[str, Any]],
+    library: tuple[str, str] = ("anthropic", "anthropic"),
+) -> int:
+    """A bench's run in a scratch directory made for it (deleted after) with a throwaway
+    master key: prints the environment (naming ``library``'s version: (label, package)),
+    calls ``run(root, clock)``, and writes its report to ``args.json`` if given."""
+    root = Path(tempfile.mkdtemp(prefix=prefix, dir=args.dir))
+    started = time.monotonic()
+    label, package = library
+    try:
+        env = {**environment(root), label: metadata.version(package)}
+        print(f"memvault from {env['memvault']}; data in {root}: {env['filesystem']}")
+        print(
+            f"python {env['python']}, sqlite {env['sqlite']}, {label} {env[label]}, "
+            f"{env['cpus']} cpus; load average {os.getloadavg()[0]:.2f}"
+        )
+        with isolated_environment(root):
+            report = run(root, lambda: time.monotonic() - started)
+        print(f"load average after: {os.getloadavg()[0]:.2f}")
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+    print(f"\ntotal {time.monotonic() - started:.0f} s")
+    if args.json is not None:
+        report["environment"] = env
+        args.json.write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
+        print(f"raw figures written to {args.json}")
+    return 0
+
+
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="far fewer samples (a smoke run)")

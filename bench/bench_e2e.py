@@ -63,12 +63,8 @@ import argparse
 import asyncio
 import gc
 import itertools
-import json
-import os
 import random
-import shutil
 import sys
-import tempfile
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
@@ -96,11 +92,10 @@ from bench_commands import (
     Command,
     Mode,
     Step,
-    environment,
-    isolated_environment,
     iteration_steps,
     note_path,
     ratio,
+    run_scratch,
     summarize,
     sync_latency,
     user_notes,
@@ -576,26 +571,7 @@ def _run(args: argparse.Namespace, root: Path, clock: Callable[[], float]) -> di
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
-    root = Path(tempfile.mkdtemp(prefix="memvault-bench-e2e-", dir=args.dir))
-    started = time.monotonic()
-    try:
-        env = environment(root)
-        print(f"memvault from {env['memvault']}; data in {root}: {env['filesystem']}")
-        print(
-            f"python {env['python']}, sqlite {env['sqlite']}, anthropic {env['anthropic']}, "
-            f"{env['cpus']} cpus; load average {os.getloadavg()[0]:.2f}"
-        )
-        with isolated_environment(root):
-            report = _run(args, root, lambda: time.monotonic() - started)
-        print(f"load average after: {os.getloadavg()[0]:.2f}")
-    finally:
-        shutil.rmtree(root, ignore_errors=True)
-    print(f"\ntotal {time.monotonic() - started:.0f} s")
-    if args.json is not None:
-        report["environment"] = env
-        args.json.write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
-        print(f"raw figures written to {args.json}")
-    return 0
+    return run_scratch("memvault-bench-e2e-", args, lambda root, clock: _run(args, root, clock))
 
 
 if __name__ == "__main__":

@@ -31,15 +31,12 @@ import gc
 import json
 import os
 import random
-import shutil
 import subprocess
 import sys
-import tempfile
 import time
 import warnings
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import asdict, dataclass
-from importlib import metadata
 from pathlib import Path
 from typing import IO, Any
 
@@ -55,9 +52,8 @@ from bench_commands import (
     VIEW_DIR,
     VIEW_FILE,
     Summary,
-    environment,
-    isolated_environment,
     iteration_steps,
+    run_scratch,
     summarize,
     user_notes,
 )
@@ -319,26 +315,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     # ping is deprecated for 2026-07-28 connections; these are initialize-handshake ones,
     # as Claude's clients make, where it is the protocol's no-op request.
     warnings.filterwarnings("ignore", category=MCPDeprecationWarning)
-    root = Path(tempfile.mkdtemp(prefix="memvault-bench-mcp-", dir=args.dir))
-    started = time.monotonic()
-    try:
-        env = {**environment(root), "mcp": metadata.version("mcp")}
-        print(f"memvault from {env['memvault']}; data in {root}: {env['filesystem']}")
-        print(
-            f"python {env['python']}, sqlite {env['sqlite']}, mcp {env['mcp']}, "
-            f"{env['cpus']} cpus; load average {os.getloadavg()[0]:.2f}"
-        )
-        with isolated_environment(root):
-            report = _run(args, root, lambda: time.monotonic() - started)
-        print(f"load average after: {os.getloadavg()[0]:.2f}")
-    finally:
-        shutil.rmtree(root, ignore_errors=True)
-    print(f"\ntotal {time.monotonic() - started:.0f} s")
-    if args.json is not None:
-        report["environment"] = env
-        args.json.write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
-        print(f"raw figures written to {args.json}")
-    return 0
+    return run_scratch(
+        "memvault-bench-mcp-",
+        args,
+        lambda root, clock: _run(args, root, clock),
+        library=("mcp", "mcp"),
+    )
 
 
 if __name__ == "__main__":
