@@ -8,6 +8,12 @@ is the fast tier. Tests marked ``mounts`` run only when ``MEMVAULT_TEST_MOUNTS=1
 Tests under ``tests/protocol/`` and ``tests/unit/`` that make a memory tool run
 twice, ``[sync]`` and ``[async]``: against ``Vault.memory_tool`` and against
 ``Vault.async_memory_tool`` (``tests/support/tool_kinds.py``).
+
+PostgreSQL: ``postgres_cluster`` is a throwaway cluster for the session and ``pg_dsn``
+a fresh database of it for one test (``tests/support/postgres.py``). They need the
+server's binaries (Debian's ``postgresql`` package; ``.ci/run`` installs it). A cluster
+that cannot start fails the tests that use it; they are skipped only when
+``MEMVAULT_TEST_SKIP_POSTGRES=1`` is set.
 """
 
 from __future__ import annotations
@@ -19,7 +25,9 @@ from pathlib import Path
 import pytest
 
 from memvault import MemoryTool, Vault
-from tests.support import tool_kinds
+from tests.support import postgres, tool_kinds
+
+SKIP_POSTGRES = "MEMVAULT_TEST_SKIP_POSTGRES"
 
 
 @pytest.fixture(autouse=True)
@@ -70,6 +78,32 @@ def vault(home: Path) -> Iterator[Vault]:
 @pytest.fixture
 def tool(vault: Vault) -> MemoryTool:
     return vault.memory_tool(user="alice")
+
+
+@pytest.fixture(scope="session")
+def postgres_cluster() -> Iterator[postgres.Cluster]:
+    """A PostgreSQL cluster of our own for the whole session, on 127.0.0.1."""
+    if os.environ.get(SKIP_POSTGRES) == "1":
+        pytest.skip(f"PostgreSQL tests skipped: {SKIP_POSTGRES}=1 is set")
+    try:
+        cluster = postgres.start_cluster()
+    except postgres.ClusterError as exc:
+        raise pytest.fail.Exception(
+            f"the PostgreSQL test cluster did not start: {exc}\n"
+            f"(to run without the PostgreSQL tests, set {SKIP_POSTGRES}=1)",
+            pytrace=False,
+        ) from None
+    try:
+        yield cluster
+    finally:
+        postgres.stop_cluster(cluster)
+
+
+@pytest.fixture
+def pg_dsn(postgres_cluster: postgres.Cluster) -> Iterator[str]:
+    """The DSN of a new, empty database for this test alone, dropped after it."""
+    with postgres.fresh_database(postgres_cluster) as dsn:
+        yield dsn
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

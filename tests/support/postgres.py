@@ -1,0 +1,275 @@
+"""A throwaway PostgreSQL cluster for a test session, and a fresh database for each test.
+
+:func:`start_cluster` runs the server's own tools on a new directory under ``/tmp``:
+``initdb``, then ``pg_ctl start -w`` on a free port of 127.0.0.1, with its unix socket
+inside that directory and trust authentication for 127.0.0.1 and that socket only; it
+creates the database ``memvault_test``. ``initdb`` refuses to run as root, so as root (as
+CI runs) every tool runs as the ``postgres`` system user that Debian's ``postgresql``
+package creates, on a directory it owns; otherwise as the current user. It starts in
+about a second. :func:`stop_cluster` stops the server (``-m immediate``: nothing in it is
+worth a checkpoint) and removes the directory. :func:`fresh_database` gives one test a
+database of its own, made from ``template0`` and dropped afterwards.
+
+The server binaries are found the way Debian lays them out, the newest of
+``/usr/lib/postgresql/*/bin``, else in ``pg_config --bindir`` (other layouts). Every
+failure raises :class:`ClusterError` naming the step that failed, with what the tool
+printed and the end of the server's log.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import pwd
+import re
+import shutil
+import subprocess
+import tempfile
+import time
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import psycopg
+from psycopg import sql
+
+from tests.support.kms import free_port
+
+DATABASE = "memvault_test"
+SUPERUSER = "postgres"
+OWNER = "postgres"  # the system user that runs the cluster when the tests run as root
+STEP_TIMEOUT = 60.0  # seconds for one tool; each takes well under one
+PORT_TRIES = 3  # another process may take the free port before the server binds it
+LOG_TAIL = 3000  # characters of the server's log quoted in an error
+# Trust, and only where the server can be reached: its socket lives in a directory only
+# its owner may enter, and it listens on 127.0.0.1 alone. (Other users of the same machine
+# can reach 127.0.0.1 too, for as long as the session runs.)
+HBA = """\
+local all all trust
+host  all all 127.0.0.1/32 trust
+"""
+# fsync, synchronous_commit and full_page_writes off: the cluster is thrown away after
+# the session, so crash safety buys nothing; with them on, each test's CREATE DATABASE
+# waits for its flushes (about twice as long here, more on a busy shared disk).
+SETTINGS = """
+listen_addresses = '127.0.0.1'
+unix_socket_directories = '{socket_dir}'
+fsync = off
+synchronous_commit = off
+full_page_writes = off
+shared_buffers = 32MB
+"""
+
+
+class ClusterError(RuntimeError):
+    """The test cluster could not be started or stopped; the message says which step."""
+
+
+@dataclass(frozen=True)
+class Cluster:
+    """A running throwaway cluster: its directory, port and server binaries."""
+
+    root: Path
+    port: int
+    bindir: Path
+    started_in: float  # seconds from nothing to a server answering with its database
+
+    @property
+    def data(self) -> Path:
+        return self.root / "data"
+
+    @property
+    def log(self) -> Path:
+        return self.root / "server.log"
+
+    @property
+    def dsn(self) -> str:
+        return self.dsn_for(DATABASE)
+
+    def dsn_for(self, database: str) -> str:
+        return f"postgresql://{SUPERUSER}@127.0.0.1:{self.port}/{database}"
+
+
+def server_bindir() -> Path:
+    """The directory of ``initdb`` and ``pg_ctl``: Debian's newest, else pg_config's."""
+    debian = [p for p in Path("/usr/lib/postgresql").glob("*/bin") if _has_server(p)]
+    if debian:
+        return max(debian, key=lambda p: _version_key(p.parent.name))
+    with contextlib.suppress(OSError, subprocess.SubprocessError):
+        found = subprocess.run(
+            ["pg_config", "--bindir"], capture_output=True, text=True, check=True, timeout=10
+        )
+        bindir = Path(found.stdout.strip())
+        if _has_server(bindir):
+            return bindir
+    raise ClusterError(
+        "no PostgreSQL server binaries (initdb, pg_ctl) in /usr/lib/postgresql/*/bin or in "
+        "`pg_config --bindir`; install the server (Debian: apt-get install postgresql)"
+    )
+
+
+def _has_server(bindir: Path) -> bool:
+    return (bindir / "initdb").is_file() and (bindir / "pg_ctl").is_file()
+
+
+def _version_key(name: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in re.findall(r"\d+", name))
+
+
+def start_cluster() -> Cluster:
+    """Start a cluster on a new directory and create its database; see the module."""
+    began = time.monotonic()
+    bindir = server_bindir()
+    root = Path(tempfile.mkdtemp(prefix="memvault-pg-", dir="/tmp"))
+    try:
+        if os.geteuid() == 0:
+            owner = _owner()
+            os.chown(root, owner.pw_uid, owner.pw_gid)
+        cluster = Cluster(root, 0, bindir, 0.0)
+        _initdb(cluster)
+        cluster = _start_server(cluster)
+        _create_database(cluster)
+    except BaseException:
+        _stop_quietly(bindir, root)
+        shutil.rmtree(root, ignore_errors=True)
+        raise
+    return Cluster(root, cluster.port, bindir, time.monotonic() - began)
+
+
+def _owner() -> pwd.struct_passwd:
+    try:
+        return pwd.getpwnam(OWNER)
+    except KeyError:
+        raise ClusterError(
+            f"the tests run as root, which initdb refuses, and there is no {OWNER!r} user to "
+            "run the cluster as; Debian's postgresql package creates it, or run the tests "
+            "as another user"
+        ) from None
+
+
+def _initdb(cluster: Cluster) -> None:
+    _run(
+        "initdb",
+        [
+            str(cluster.bindir / "initdb"),
+            *("-D", str(cluster.data), "-U", SUPERUSER, "--auth=trust"),
+            *("--encoding=UTF8", "--locale=C", "--no-sync"),  # the same on every machine
+        ],
+        cluster,
+    )
+    # Both files exist, so writing them keeps their owner and mode.
+    (cluster.data / "pg_hba.conf").write_text(HBA, encoding="utf-8")  # initdb's trusts ::1 too
+    with (cluster.data / "postgresql.conf").open("a", encoding="utf-8") as conf:
+        conf.write(SETTINGS.format(socket_dir=cluster.root))  # later lines win over initdb's
+
+
+def _start_server(cluster: Cluster) -> Cluster:
+    """``pg_ctl start -w`` on a free port, trying another if that one was taken meanwhile."""
+    for attempt in range(1, PORT_TRIES + 1):
+        cluster = Cluster(cluster.root, free_port(), cluster.bindir, 0.0)
+        pg_ctl = [str(cluster.bindir / "pg_ctl"), "-D", str(cluster.data), "-l", str(cluster.log)]
+        try:
+            _run(
+                "pg_ctl start",
+                [*pg_ctl, "-o", f"-p {cluster.port}", "-w", "-t", "30", "start"],
+                cluster,
+            )
+            break
+        except ClusterError:
+            if attempt == PORT_TRIES or "already in use" not in _log_tail(cluster):
+                raise
+    return cluster
+
+
+def _create_database(cluster: Cluster) -> None:
+    try:
+        _admin(cluster, "CREATE DATABASE {}", DATABASE)
+    except psycopg.Error as exc:
+        raise ClusterError(
+            f"the test cluster started but creating database {DATABASE} failed: {exc}"
+            f"{_log_section(cluster)}"
+        ) from exc
+
+
+def stop_cluster(cluster: Cluster) -> None:
+    """Stop the server at once and remove its directory."""
+    try:
+        pg_ctl = [str(cluster.bindir / "pg_ctl"), "-D", str(cluster.data)]
+        _run("pg_ctl stop", [*pg_ctl, "-m", "immediate", "-w", "stop"], cluster)
+    finally:
+        shutil.rmtree(cluster.root, ignore_errors=True)
+
+
+def _stop_quietly(bindir: Path, root: Path) -> None:
+    """After a failed start: stop whatever server may be running on ``root``."""
+    if (root / "data" / "postmaster.pid").exists():
+        with contextlib.suppress(ClusterError):
+            stop_cluster(Cluster(root, 0, bindir, 0.0))
+
+
+@contextlib.contextmanager
+def fresh_database(cluster: Cluster) -> Iterator[str]:
+    """A new, empty database for one test; yields its DSN and drops it afterwards.
+
+    The drop forces out connections the test left open, so one test's leak cannot
+    break the next test's setup.
+    """
+    name = f"memvault_t_{uuid.uuid4().hex[:12]}"
+    _admin(cluster, "CREATE DATABASE {} TEMPLATE template0", name)
+    try:
+        yield cluster.dsn_for(name)
+    finally:
+        _admin(cluster, "DROP DATABASE {} WITH (FORCE)", name)
+
+
+def _admin(cluster: Cluster, statement: str, database: str) -> None:
+    """One statement about ``database``, run from the maintenance database ``postgres``."""
+    with psycopg.connect(cluster.dsn_for("postgres"), autocommit=True, connect_timeout=10) as conn:
+        conn.execute(sql.SQL(statement).format(sql.Identifier(database)))
+
+
+def _run(step: str, argv: list[str], cluster: Cluster) -> None:
+    """Run one server tool as the cluster's owner; a failure says what it printed."""
+    if os.geteuid() == 0:
+        argv = [_runuser(), "-u", OWNER, "--", *argv]
+    # The tools read PGDATA, PGPORT and the like: none of the caller's may steer them.
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PG")}
+    try:
+        done = subprocess.run(
+            argv,
+            cwd=cluster.root,  # a directory the owner may enter
+            env=env,
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            timeout=STEP_TIMEOUT,
+        )
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise ClusterError(f"{step} failed: {exc}{_log_section(cluster)}") from exc
+    if done.returncode != 0:
+        printed = (done.stderr.strip() or done.stdout.strip() or "(it printed nothing)")[-2000:]
+        raise ClusterError(
+            f"{step} failed (exit status {done.returncode}): {' '.join(argv)}\n"
+            f"{printed}{_log_section(cluster)}"
+        )
+
+
+def _runuser() -> str:
+    # util-linux's, in /usr/sbin: root's PATH has it, a trimmed one may not.
+    found = shutil.which("runuser", path=os.pathsep.join([os.environ.get("PATH", ""), "/usr/sbin"]))
+    if found is None:
+        raise ClusterError(f"runuser (util-linux) not found: it runs the cluster as {OWNER!r}")
+    return found
+
+
+def _log_tail(cluster: Cluster) -> str:
+    try:
+        return cluster.log.read_text(encoding="utf-8", errors="replace")[-LOG_TAIL:]
+    except OSError:
+        return ""
+
+
+def _log_section(cluster: Cluster) -> str:
+    tail = _log_tail(cluster).strip()
+    return f"\n--- the end of the server's log ---\n{tail}" if tail else ""
