@@ -55,10 +55,18 @@ host  all all 127.0.0.1/32 trust
 SETTINGS = """
 listen_addresses = '127.0.0.1'
 unix_socket_directories = '{socket_dir}'
+shared_buffers = 32MB
+"""
+THROWAWAY = """
 fsync = off
 synchronous_commit = off
 full_page_writes = off
-shared_buffers = 32MB
+"""
+# A bench's cluster keeps PostgreSQL's defaults for durability (each commit flushed),
+# and room for its worker processes.
+DURABLE = """
+max_connections = 120
+shared_buffers = 128MB
 """
 
 
@@ -117,8 +125,9 @@ def _version_key(name: str) -> tuple[int, ...]:
     return tuple(int(part) for part in re.findall(r"\d+", name))
 
 
-def start_cluster() -> Cluster:
-    """Start a cluster on a new directory and create its database; see the module."""
+def start_cluster(*, durable: bool = False) -> Cluster:
+    """Start a cluster on a new directory and create its database; see the module.
+    ``durable``: flush each commit, as a real server does (the benches)."""
     began = time.monotonic()
     bindir = server_bindir()
     root = Path(tempfile.mkdtemp(prefix="memvault-pg-", dir="/tmp"))
@@ -127,7 +136,7 @@ def start_cluster() -> Cluster:
             owner = _owner()
             os.chown(root, owner.pw_uid, owner.pw_gid)
         cluster = Cluster(root, 0, bindir, 0.0)
-        _initdb(cluster)
+        _initdb(cluster, DURABLE if durable else THROWAWAY)
         cluster = _start_server(cluster)
         _create_database(cluster)
     except BaseException:
@@ -148,7 +157,7 @@ def _owner() -> pwd.struct_passwd:
         ) from None
 
 
-def _initdb(cluster: Cluster) -> None:
+def _initdb(cluster: Cluster, settings: str) -> None:
     _run(
         "initdb",
         [
@@ -161,7 +170,8 @@ def _initdb(cluster: Cluster) -> None:
     # Both files exist, so writing them keeps their owner and mode.
     (cluster.data / "pg_hba.conf").write_text(HBA, encoding="utf-8")  # initdb's trusts ::1 too
     with (cluster.data / "postgresql.conf").open("a", encoding="utf-8") as conf:
-        conf.write(SETTINGS.format(socket_dir=cluster.root))  # later lines win over initdb's
+        # Later lines win over initdb's.
+        conf.write(SETTINGS.format(socket_dir=cluster.root) + settings)
 
 
 def _start_server(cluster: Cluster) -> Cluster:
