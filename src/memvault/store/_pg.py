@@ -133,6 +133,7 @@ class PgStore(PgTreeRows, PgAuditRows, PgKeyRows, PgRetentionRows, PgUpkeep):
                     self._local.conn = conn
                     try:
                         yield
+                        _check_not_aborted(conn, action)
                     finally:
                         self._local.conn = None
         except psycopg.Error as exc:
@@ -228,7 +229,7 @@ class PgStore(PgTreeRows, PgAuditRows, PgKeyRows, PgRetentionRows, PgUpkeep):
         return None if row is None else _int(row[0], "users.primary_version")
 
     def insert_user(self, lookup: bytes, name: bytes, primary_version: int) -> int:
-        row = self._one(
+        row = self._returning(
             "INSERT INTO users (lookup, name, primary_version) VALUES (%s, %s, %s) RETURNING id",
             (lookup, name, primary_version),
         )
@@ -257,6 +258,21 @@ def _set_isolation(conn: Any, write: bool) -> None:
         IsolationLevel.READ_COMMITTED if write else IsolationLevel.REPEATABLE_READ
     )
     conn.read_only = not write
+
+
+def _check_not_aborted(conn: Any, action: str) -> None:
+    """Refuse to commit a transaction a failed statement aborted. The caller caught the
+    error and went on without a savepoint: PostgreSQL would answer COMMIT with a silent
+    ROLLBACK, and the command would believe its writes kept. (SQLite goes on after a
+    failed statement; PostgreSQL cannot.)"""
+    from psycopg.pq import TransactionStatus
+
+    if conn.info.transaction_status == TransactionStatus.INERROR:
+        raise StorageError(
+            f"a statement failed inside the transaction while {action}, and the transaction "
+            "cannot go on after it (a bug in memvault: the step needs a savepoint)",
+            hint="nothing was changed",
+        )
 
 
 def _check_version(version: bytes) -> None:

@@ -58,8 +58,12 @@ class PgRows:
         """Run a statement that changes rows; returns how many it changed."""
         return self._run(sql, args, "running a command", fetch=False)[0]
 
+    def _returning(self, sql: str, args: _Args) -> Any:
+        """The row a statement that changes rows returns (its RETURNING clause)."""
+        return self._run(sql, args, "running a command", fetch=True)[1][0]
+
     def _q(self, sql: str, args: _Args = ()) -> list[Any]:
-        """All rows of a query (or of a statement's RETURNING clause)."""
+        """All rows of a query."""
         return self._run(sql, args, "reading the vault", fetch=True)[1]
 
     def _one(self, sql: str, args: _Args = ()) -> Any:

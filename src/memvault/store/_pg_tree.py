@@ -83,7 +83,7 @@ class PgTreeRows(PgRows):
         version: int,
         touched: bytes | None = None,
     ) -> int:
-        row = self._one(
+        row = self._returning(
             "INSERT INTO nodes (user_id, parent_id, lookup, fid, meta, key_version, touched)"
             " VALUES (%s, %s, %s, %s, %s, %s, %s) RETURNING id",
             (user_id, parent_id, lookup, fid, meta, version, touched),

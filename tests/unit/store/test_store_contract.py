@@ -9,11 +9,13 @@ matters, the key version in bytes 2-5 that the key lifecycle's queries read.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 import sys
 import threading
 import time
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -208,6 +210,23 @@ def test_an_error_outside_a_savepoint_ends_a_postgresql_transaction(store: Store
     else:
         assert str(raised.value) == "the transaction went on"
     assert store.is_empty() is True
+
+
+def test_a_caught_error_without_a_savepoint_is_not_committed_silently(store: Store) -> None:
+    """Regression: PostgreSQL answers COMMIT of an aborted transaction with a silent
+    ROLLBACK, so a caller that caught a store error and went on without a savepoint would
+    believe its writes kept. PgStore refuses to commit then (StorageError, nothing kept);
+    SQLite goes on after the failed statement and commits the rest."""
+    with contextlib.ExitStack() as outcome:
+        if isinstance(store, PgStore):
+            outcome.enter_context(pytest.raises(StorageError, match="cannot go on after it"))
+        with store.transaction(write=True):
+            store.set_meta("before", b"1")
+            _user(store)
+            with contextlib.suppress(IntegrityError):
+                store.insert_user(b"alice", b"other", 1)
+    kept = store.get_metas(("before",))
+    assert kept == ({} if isinstance(store, PgStore) else {"before": b"1"})
 
 
 # -- transactions ----------------------------------------------------------------------
@@ -504,6 +523,8 @@ def test_a_sound_store_passes_its_check_and_its_purge(store: Store) -> None:
     with store.transaction(write=False):
         assert store.check_structure() == []
     store.pause_for_writers()
+    if isinstance(store, PgStore):  # the check was amcheck's (the test role may create it)
+        assert store._one("SELECT count(*) FROM pg_extension WHERE extname = 'amcheck'") == (1,)
 
 
 def test_purge_inside_a_transaction_is_refused(store: Store) -> None:
@@ -617,3 +638,30 @@ def test_import_memvault_does_not_need_psycopg() -> None:
         timeout=60,
     )
     assert (done.returncode, done.stdout, done.stderr) == (0, "PgStore\n", "")
+
+
+def test_without_amcheck_the_check_reads_every_row(pg_dsn: str) -> None:
+    """A role that may not create the amcheck extension (not a superuser) gets the
+    fallback check, reading every row of every table: nothing found in a sound store."""
+    role = f"memvault_r_{uuid.uuid4().hex[:12]}"
+    database = pg_dsn.rsplit("/", 1)[1]
+    with psycopg.connect(pg_dsn, autocommit=True) as admin:
+        admin.execute(f"CREATE ROLE {role} LOGIN NOSUPERUSER")
+        admin.execute(f"ALTER DATABASE {database} OWNER TO {role}")
+        admin.execute(f"ALTER SCHEMA public OWNER TO {role}")
+        try:
+            made = PgStore(pg_dsn.replace("postgres@", f"{role}@", 1))
+            try:
+                with made.transaction(write=True):
+                    made.initialize()
+                    _tree(made, _user(made))
+                assert made.check_structure() == []
+                assert made._one("SELECT count(*) FROM pg_extension WHERE extname = 'amcheck'") == (
+                    0,
+                )
+            finally:
+                made.close()
+        finally:
+            admin.execute(f"REASSIGN OWNED BY {role} TO postgres")
+            admin.execute(f"DROP OWNED BY {role}")
+            admin.execute(f"DROP ROLE {role}")
