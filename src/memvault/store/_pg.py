@@ -1,0 +1,304 @@
+"""The store on PostgreSQL: a pool of connections to one database that holds one vault.
+
+It implements :class:`~memvault.store._protocol.Store` and keeps its promises as
+follows. psycopg (3) and psycopg_pool are imported only when a :class:`PgStore` is
+made, so ``import memvault`` does not need them (``pip install 'memvault[postgres]'``).
+
+**Isolation and locking.** Every write transaction begins, at READ COMMITTED, by taking
+a transaction-scoped advisory lock whose key is the same for every memvault process
+(``pg_advisory_xact_lock``; advisory locks are scoped to the database, and a database
+holds one vault). So writers run one at a time, as SQLite's single writer does, and the
+server releases the lock at commit or rollback, also when a client dies. READ COMMITTED
+is the right level for a writer that holds that lock: each statement sees every
+transaction committed before it, and all of them committed before the lock was granted,
+so a read-modify-write inside the transaction cannot lose another writer's update, nor
+see half of another writer's move of a subtree. (REPEATABLE READ would be wrong here:
+its snapshot would be taken by the lock statement itself, before the wait, and an
+update of a row changed during the wait would fail with a serialization error.) A read
+transaction is REPEATABLE READ READ ONLY: one snapshot for all its statements, with
+whole commits in it or none, and no lock (readers do not wait for the writer).
+
+Per-user locks (a key per user) would let different users' commands write at once, but
+not with today's layers above: every command also writes the audit log's anchor
+(``audit_pending``, ``meta``), which all users share.
+
+**Durability** ``"full"`` is ``synchronous_commit = on`` for the pool's sessions (a
+commit returns once the server has flushed it); ``"normal"`` is ``off`` (a server crash
+may lose the last commits, never part of one).
+
+**Errors.** psycopg's errors become the vault's in ``_pg_errors.py``, quoting the
+server's primary message only. A lock waited on for more than 30 seconds
+(``lock_timeout``) is a StorageError, like SQLite's busy timeout.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any
+
+from ..errors import IntegrityError, StorageError
+from ._errors import DAMAGED_HINT as _DAMAGED_HINT
+from ._errors import blob as _blob
+from ._errors import integer as _int
+from ._pg_audit import PgAuditRows
+from ._pg_check import PgUpkeep
+from ._pg_errors import pg_error
+from ._pg_keys import PgKeyRows
+from ._pg_retention import PgRetentionRows
+from ._pg_schema import PG_SCHEMA
+from ._pg_tree import PgTreeRows
+from ._protocol import Durability
+from ._schema import SCHEMA_VERSION, TABLES
+
+if TYPE_CHECKING:
+    from ._pg_rows import Connection
+
+# The advisory lock every write transaction takes: "memvault" as a 64-bit number.
+_LOCK_KEY = int.from_bytes(b"memvault", "big")
+_LOCK_SECONDS = 30.0  # as long as the SQLite store waits for its lock
+_CONNECT_SECONDS = 10.0
+
+
+class PgStore(PgTreeRows, PgAuditRows, PgKeyRows, PgRetentionRows, PgUpkeep):
+    """A pool of connections to one vault's PostgreSQL database.
+
+    ``dsn`` is a libpq connection string or URI; it is never quoted in an error (it
+    may hold a password). ``max_connections`` bounds the pool: one per thread inside a
+    transaction, and one for a statement run outside any.
+    """
+
+    def __init__(
+        self, dsn: str, *, durability: Durability = "full", max_connections: int = 8
+    ) -> None:
+        self._local = threading.local()
+        self._lock_ms = int(_LOCK_SECONDS * 1000)
+        self._synchronous = "on" if durability == "full" else "off"
+        try:
+            import psycopg
+            from psycopg_pool import ConnectionPool
+        except ImportError:
+            raise StorageError(
+                "the PostgreSQL store needs psycopg and psycopg_pool, which are not installed",
+                hint="pip install 'memvault[postgres]'",
+            ) from None
+        self._pool = ConnectionPool(
+            dsn,
+            min_size=1,
+            max_size=max_connections,
+            kwargs={"autocommit": True, "connect_timeout": int(_CONNECT_SECONDS)},
+            configure=self._configure,
+            check=ConnectionPool.check_connection,
+            timeout=_LOCK_SECONDS,
+            open=False,
+        )
+        try:
+            # One connection first, outside the pool: when the server cannot be reached,
+            # its reason (refused, unknown host, authentication) is what the error says,
+            # not the pool's "initialization incomplete" after its retries.
+            psycopg.connect(dsn, connect_timeout=int(_CONNECT_SECONDS)).close()
+            self._pool.open(wait=True, timeout=_CONNECT_SECONDS)
+        except psycopg.Error as exc:
+            self._pool.close()
+            raise pg_error(exc, "opening the database") from None
+
+    def _configure(self, conn: Connection) -> None:
+        """Each new session of the pool: its durability and how long it waits for a lock."""
+        conn.execute(f"SET synchronous_commit = {self._synchronous}")
+        conn.execute(f"SET lock_timeout = {self._lock_ms}")
+
+    def close(self) -> None:
+        self._pool.close()
+
+    # -- transactions -------------------------------------------------------
+
+    @contextmanager
+    def transaction(self, *, write: bool, action: str = "running a command") -> Iterator[None]:
+        """One command, applied whole or not at all, on one connection held throughout
+        (see the module's docstring for the isolation and the writers' lock)."""
+        import psycopg
+
+        if self._current() is not None:
+            raise StorageError(
+                f"a transaction was begun inside another while {action} (a bug in memvault)",
+                hint="nothing was changed",
+            )
+        try:
+            with self._pool.connection() as conn:
+                _set_isolation(conn, write)
+                with conn.transaction():
+                    if write:
+                        conn.execute("SELECT pg_advisory_xact_lock(%s)", (_LOCK_KEY,))
+                    self._local.conn = conn
+                    try:
+                        yield
+                        _check_not_aborted(conn, action)
+                    finally:
+                        self._local.conn = None
+        except psycopg.Error as exc:
+            raise pg_error(exc, action) from None
+
+    def pause_for_writers(self) -> None:
+        """Nothing to do: between two batches the job commits, which releases the
+        writers' advisory lock, and PostgreSQL's lock manager grants a released lock to
+        the sessions already queued for it, in order, before a new request (the job's
+        next batch) is considered; a waiting command goes first without a pause."""
+
+    @contextmanager
+    def savepoint(self) -> Iterator[None]:
+        """A nested step inside the current transaction, undone alone if it raises (a
+        psycopg nested transaction: SAVEPOINT, then RELEASE or ROLLBACK TO)."""
+        import psycopg
+
+        conn = self._current()
+        if conn is None:
+            raise StorageError(
+                "a savepoint was asked for outside a transaction (a bug in memvault)",
+                hint="nothing was changed",
+            )
+        try:
+            with conn.transaction():
+                yield
+        except psycopg.Error as exc:
+            raise pg_error(exc, "running a command") from None
+
+    # -- schema and metadata ------------------------------------------------
+
+    def initialize(self) -> int:
+        """Create the schema if absent (inside the caller's write transaction, whose lock
+        keeps two processes from creating it at once); return the stored format version.
+        A newer version is refused; an older one was never written by memvault to
+        PostgreSQL, so it is damage."""
+        tables = {
+            str(r[0])
+            for r in self._q("SELECT tablename FROM pg_tables WHERE schemaname = current_schema()")
+        }
+        version = self.get_meta("schema") if "meta" in tables else None
+        if version is not None:
+            _check_version(version)
+            _check_tables(tables)
+            return int(version)
+        for statement in PG_SCHEMA:
+            self._exec(statement)
+        if "users" in tables and not self.is_empty():
+            raise IntegrityError(
+                "the vault database holds users but no schema version (modified outside memvault)",
+                hint=_DAMAGED_HINT,
+            )
+        self.set_meta("schema", str(SCHEMA_VERSION).encode())
+        return SCHEMA_VERSION
+
+    def mark_upgraded(self) -> None:
+        """Record that the store is now of the current format."""
+        self.set_meta("schema", str(SCHEMA_VERSION).encode())
+
+    def counts(self) -> tuple[int, int, int]:
+        """(users, nodes, audit keys): what the ledger's counts are checked against."""
+        row = self._one(
+            "SELECT (SELECT count(*) FROM users), (SELECT count(*) FROM nodes),"
+            " (SELECT count(*) FROM audit_keys)"
+        )
+        return _int(row[0], "a count"), _int(row[1], "a count"), _int(row[2], "a count")
+
+    def is_empty(self) -> bool:
+        """True if no user (and so no key and no memory) was ever stored."""
+        row = self._one(
+            "SELECT EXISTS (SELECT 1 FROM users), EXISTS (SELECT 1 FROM nodes)",
+        )
+        return not row[0] and not row[1]
+
+    # -- users and their keys -----------------------------------------------
+
+    def user_by_lookup(self, lookup: bytes) -> tuple[int, int] | None:
+        row = self._one("SELECT id, primary_version FROM users WHERE lookup = %s", (lookup,))
+        return None if row is None else (_int(row[0], "users"), _int(row[1], "users"))
+
+    def user_census(self, lookup: bytes) -> tuple[int, bool]:
+        """(how many users, whether one has this token), read from the table's own rows.
+        ``count(name)`` (a column no index holds) with no condition leaves the planner
+        no index to answer from: it reads the heap, not the index a damaged page could
+        have emptied."""
+        row = self._one(
+            "SELECT count(name), coalesce(bool_or(lookup = %s), false) FROM users", (lookup,)
+        )
+        return _int(row[0], "a count"), bool(row[1])
+
+    def user_primary_version(self, user_id: int) -> int | None:
+        row = self._one("SELECT primary_version FROM users WHERE id = %s", (user_id,))
+        return None if row is None else _int(row[0], "users.primary_version")
+
+    def insert_user(self, lookup: bytes, name: bytes, primary_version: int) -> int:
+        row = self._returning(
+            "INSERT INTO users (lookup, name, primary_version) VALUES (%s, %s, %s) RETURNING id",
+            (lookup, name, primary_version),
+        )
+        return _int(row[0], "users")
+
+    def data_keys(self, user_id: int) -> list[tuple[int, bytes]]:
+        rows = self._q(
+            "SELECT version, wrapped FROM data_keys WHERE user_id = %s ORDER BY version",
+            (user_id,),
+        )
+        return [(_int(r[0], "data_keys"), _blob(r[1], "data_keys")) for r in rows]
+
+    def insert_data_key(self, user_id: int, version: int, wrapped: bytes) -> None:
+        self._exec(
+            "INSERT INTO data_keys (user_id, version, wrapped, created)"
+            " VALUES (%s, %s, %s, floor(extract(epoch FROM now()))::bigint)",
+            (user_id, version, wrapped),
+        )
+
+
+def _set_isolation(conn: Any, write: bool) -> None:
+    """What the next BEGIN on ``conn`` says: see the module's docstring."""
+    from psycopg import IsolationLevel
+
+    conn.isolation_level = (
+        IsolationLevel.READ_COMMITTED if write else IsolationLevel.REPEATABLE_READ
+    )
+    conn.read_only = not write
+
+
+def _check_not_aborted(conn: Any, action: str) -> None:
+    """Refuse to commit a transaction a failed statement aborted. The caller caught the
+    error and went on without a savepoint: PostgreSQL would answer COMMIT with a silent
+    ROLLBACK, and the command would believe its writes kept. (SQLite goes on after a
+    failed statement; PostgreSQL cannot.)"""
+    from psycopg.pq import TransactionStatus
+
+    if conn.info.transaction_status == TransactionStatus.INERROR:
+        raise StorageError(
+            f"a statement failed inside the transaction while {action}, and the transaction "
+            "cannot go on after it (a bug in memvault: the step needs a savepoint)",
+            hint="nothing was changed",
+        )
+
+
+def _check_version(version: bytes) -> None:
+    if not version.isdigit() or len(version) > 9:
+        raise IntegrityError(
+            "the vault database's schema version is damaged (modified outside memvault)",
+            hint=_DAMAGED_HINT,
+        )
+    if int(version) > SCHEMA_VERSION:
+        raise StorageError(
+            f"the vault database has schema version {version.decode()}, "
+            f"this memvault reads versions up to {SCHEMA_VERSION}",
+            hint="upgrade memvault to open this vault",
+        )
+    if int(version) < SCHEMA_VERSION:
+        raise IntegrityError(
+            f"the vault database has schema version {version.decode()}, which memvault "
+            "never wrote to PostgreSQL (modified outside memvault)",
+            hint=_DAMAGED_HINT,
+        )
+
+
+def _check_tables(tables: set[str]) -> None:
+    missing = [table for table in TABLES if table not in tables]
+    if missing:
+        raise IntegrityError(
+            f"the vault database lacks its {', '.join(missing)} table (dropped outside memvault)",
+            hint=_DAMAGED_HINT,
+        )
