@@ -31,6 +31,15 @@ TEXT = "line of a note that is long enough to be worth a page of its own\n" * 40
 STATES = {"create": TEXT, "str_replace": "v2\n", "insert": "v2\nv3\n"}  # after each command
 
 
+@pytest.fixture
+def home(tmp_path: Path) -> Path:
+    """A vault made beforehand, as the README has it made in a terminal: a server serves
+    a vault that exists and never makes one."""
+    made = tmp_path / "home"
+    Vault.open(made).close()
+    return made
+
+
 def _writes(first: int, count: int) -> list[dict[str, Any]]:
     """Creates of fresh notes, each followed by an edit and an insert into it."""
     calls = []

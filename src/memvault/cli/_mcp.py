@@ -15,10 +15,11 @@ import argparse
 import os
 import secrets
 import sys
+from pathlib import Path
 from typing import IO, Any
 
-from .._vault import Vault
-from ..errors import MasterKeyError, UsageError
+from .._vault import DB_NAME, Vault
+from ..errors import ConfigurationError, MasterKeyError, UsageError
 
 ENV_USER = "MEMVAULT_USER"
 ENV_SESSION = "MEMVAULT_SESSION"
@@ -84,7 +85,18 @@ def _mcp(args: argparse.Namespace, options: dict[str, Any], out: IO[str], err: I
 
 
 def _open(options: dict[str, Any]) -> Vault:
-    """The vault, or the reason it cannot be opened with what the client's config gives."""
+    """The vault, or the reason it cannot be opened with what the client's config gives.
+
+    A server serves a vault that exists; it never makes one. A client starts it with
+    whatever home its configuration names, and a mistyped one would otherwise become a
+    new, empty vault, whose memories the model would take for all it has."""
+    home = Path(options["home"]).expanduser().absolute()
+    if not (home / DB_NAME).is_file():
+        raise ConfigurationError(
+            f"no vault at {home}: an MCP server serves an existing vault and never makes one",
+            hint=f"check the home in the client's configuration, or make the vault first, in "
+            f"a terminal: memvault --home {home} init (with the same key settings)",
+        )
     try:
         return Vault.open(**options)
     except MasterKeyError as exc:

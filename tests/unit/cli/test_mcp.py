@@ -106,6 +106,15 @@ ERRORS: list[tuple[dict[str, Any], str]] = [
 ]
 
 
+@pytest.fixture
+def home(tmp_path: Path) -> Path:
+    """A vault made beforehand, as the README has it made in a terminal: a server serves
+    a vault that exists and never makes one."""
+    made = tmp_path / "home"
+    Vault.open(made).close()
+    return made
+
+
 def _errfile(tmp_path: Path) -> Path:
     return tmp_path / "server-stderr.txt"
 
@@ -368,6 +377,29 @@ def test_a_passphrase_with_no_terminal_is_refused_before_serving(
     assert (done.returncode, done.stdout) == (1, b"")
     assert err.startswith("memvault: error: no passphrase for vault ")
     assert "memvault: hint: " in err and "MEMVAULT_PASSPHRASE" in err and "env" in err
+
+
+def test_a_home_without_a_vault_is_refused_and_left_empty(tmp_path: Path) -> None:
+    """A mistyped home in a client's config: exit 1 naming it, before serving; nothing is
+    made there (no vault, no key), so no empty vault stands in for the real one."""
+    home = tmp_path / "typo"
+    done = subprocess.run(
+        server_argv(home, *SESSION),
+        input=json.dumps(INITIALIZE).encode() + b"\n",
+        capture_output=True,
+        env={**{k: os.environ[k] for k in ("HOME", "PATH")}, **server_env()},
+        timeout=60,
+        check=False,
+    )
+    assert (done.returncode, done.stdout) == (1, b"")
+    assert done.stderr.decode() == (
+        f"memvault: error: no vault at {home}: an MCP server serves an existing vault and never "
+        f"makes one\nmemvault: hint: check the home in the client's configuration, or make the "
+        f"vault first, in a terminal: memvault --home {home} init (with the same key "
+        "settings)\n"
+    )
+    assert not home.exists()
+    assert not list((tmp_path / "config").rglob("*.key"))
 
 
 def test_no_user_is_a_usage_error(home: Path) -> None:
