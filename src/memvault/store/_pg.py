@@ -40,16 +40,14 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import IntegrityError, StorageError
 from ._errors import DAMAGED_HINT as _DAMAGED_HINT
-from ._errors import blob as _blob
-from ._errors import integer as _int
-from ._pg_audit import PgAuditRows
 from ._pg_check import PgUpkeep
 from ._pg_errors import pg_error
-from ._pg_keys import PgKeyRows
-from ._pg_retention import PgRetentionRows
 from ._pg_schema import PG_SCHEMA
-from ._pg_tree import PgTreeRows
 from ._protocol import Durability
+from ._rows_audit import AuditRows
+from ._rows_keys import KeyRows
+from ._rows_retention import RetentionRows
+from ._rows_tree import TreeRows
 from ._schema import SCHEMA_VERSION, TABLES
 
 if TYPE_CHECKING:
@@ -61,7 +59,7 @@ _LOCK_SECONDS = 30.0  # as long as the SQLite store waits for its lock
 _CONNECT_SECONDS = 10.0
 
 
-class PgStore(PgTreeRows, PgAuditRows, PgKeyRows, PgRetentionRows, PgUpkeep):
+class PgStore(TreeRows, AuditRows, KeyRows, RetentionRows, PgUpkeep):
     """A pool of connections to one vault's PostgreSQL database.
 
     ``dsn`` is a libpq connection string or URI; it is never quoted in an error (it
@@ -188,66 +186,6 @@ class PgStore(PgTreeRows, PgAuditRows, PgKeyRows, PgRetentionRows, PgUpkeep):
             )
         self.set_meta("schema", str(SCHEMA_VERSION).encode())
         return SCHEMA_VERSION
-
-    def mark_upgraded(self) -> None:
-        """Record that the store is now of the current format."""
-        self.set_meta("schema", str(SCHEMA_VERSION).encode())
-
-    def counts(self) -> tuple[int, int, int]:
-        """(users, nodes, audit keys): what the ledger's counts are checked against."""
-        row = self._one(
-            "SELECT (SELECT count(*) FROM users), (SELECT count(*) FROM nodes),"
-            " (SELECT count(*) FROM audit_keys)"
-        )
-        return _int(row[0], "a count"), _int(row[1], "a count"), _int(row[2], "a count")
-
-    def is_empty(self) -> bool:
-        """True if no user (and so no key and no memory) was ever stored."""
-        row = self._one(
-            "SELECT EXISTS (SELECT 1 FROM users), EXISTS (SELECT 1 FROM nodes)",
-        )
-        return not row[0] and not row[1]
-
-    # -- users and their keys -----------------------------------------------
-
-    def user_by_lookup(self, lookup: bytes) -> tuple[int, int] | None:
-        row = self._one("SELECT id, primary_version FROM users WHERE lookup = %s", (lookup,))
-        return None if row is None else (_int(row[0], "users"), _int(row[1], "users"))
-
-    def user_census(self, lookup: bytes) -> tuple[int, bool]:
-        """(how many users, whether one has this token), read from the table's own rows.
-        ``count(name)`` (a column no index holds) with no condition leaves the planner
-        no index to answer from: it reads the heap, not the index a damaged page could
-        have emptied."""
-        row = self._one(
-            "SELECT count(name), coalesce(bool_or(lookup = %s), false) FROM users", (lookup,)
-        )
-        return _int(row[0], "a count"), bool(row[1])
-
-    def user_primary_version(self, user_id: int) -> int | None:
-        row = self._one("SELECT primary_version FROM users WHERE id = %s", (user_id,))
-        return None if row is None else _int(row[0], "users.primary_version")
-
-    def insert_user(self, lookup: bytes, name: bytes, primary_version: int) -> int:
-        row = self._returning(
-            "INSERT INTO users (lookup, name, primary_version) VALUES (%s, %s, %s) RETURNING id",
-            (lookup, name, primary_version),
-        )
-        return _int(row[0], "users")
-
-    def data_keys(self, user_id: int) -> list[tuple[int, bytes]]:
-        rows = self._q(
-            "SELECT version, wrapped FROM data_keys WHERE user_id = %s ORDER BY version",
-            (user_id,),
-        )
-        return [(_int(r[0], "data_keys"), _blob(r[1], "data_keys")) for r in rows]
-
-    def insert_data_key(self, user_id: int, version: int, wrapped: bytes) -> None:
-        self._exec(
-            "INSERT INTO data_keys (user_id, version, wrapped, created)"
-            " VALUES (%s, %s, %s, floor(extract(epoch FROM now()))::bigint)",
-            (user_id, version, wrapped),
-        )
 
 
 def _set_isolation(conn: Any, write: bool) -> None:

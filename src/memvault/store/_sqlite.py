@@ -1,7 +1,8 @@
-"""The embedded store on SQLite (WAL): every SQL statement of it lives here.
+"""The embedded store on SQLite (WAL): its connection, transactions, schema and upkeep.
 
-It implements :class:`~memvault.store._protocol.Store` and keeps its promises;
-this module is also the one place where ``sqlite3`` errors become the vault's.
+It implements :class:`~memvault.store._protocol.Store` and keeps its promises; its
+rows are the shared ones (``_rows_*.py``) run on :class:`~._sqlite_rows.SqliteRows`,
+where ``sqlite3`` errors become the vault's.
 
 One command is one transaction: ``BEGIN IMMEDIATE`` for commands that write (so
 concurrent writers queue on the lock instead of failing on upgrade), a deferred
@@ -20,10 +21,12 @@ from pathlib import Path
 from ..errors import IntegrityError, StorageError
 from ._checkpoint import BACKSTOP_PAGES, WAL_LIMIT_BYTES, Checkpointer
 from ._errors import DAMAGED_HINT as _DAMAGED_HINT
-from ._errors import blob as _blob
-from ._errors import integer as _int
 from ._errors import storage_error as _storage_error
 from ._protocol import Durability
+from ._rows_audit import AuditRows
+from ._rows_keys import KeyRows
+from ._rows_retention import RetentionRows
+from ._rows_tree import TreeRows
 from ._schema import (
     MIGRATIONS,
     READABLE_VERSIONS,
@@ -32,11 +35,7 @@ from ._schema import (
     TABLES,
     TABLES_OF_FORMAT_1,
 )
-from ._sqlite_audit import AuditRows
-from ._sqlite_keys import KeyRows
-from ._sqlite_retention import RetentionRows
-from ._sqlite_rows import _BUSY_SECONDS
-from ._sqlite_tree import TreeRows
+from ._sqlite_rows import _BUSY_SECONDS, SqliteRows
 from ._wal import enter_wal, purge_wal
 
 # How often a write waiting for the lock tries again, and how long a batch job pauses
@@ -46,7 +45,7 @@ _WRITER_GAP_SECONDS = 0.001
 _WORK_BETWEEN_PAUSES = 0.0015
 
 
-class SqliteStore(TreeRows, AuditRows, KeyRows, RetentionRows):
+class SqliteStore(TreeRows, AuditRows, KeyRows, RetentionRows, SqliteRows):
     """A connection to one vault's SQLite database."""
 
     def __init__(self, path: Path, *, durability: Durability = "full") -> None:
@@ -240,65 +239,9 @@ class SqliteStore(TreeRows, AuditRows, KeyRows, RetentionRows):
     def _has_column(self, table: str, column: str) -> bool:
         return any(r[1] == column for r in self._q(f"PRAGMA table_info({table})"))
 
-    def mark_upgraded(self) -> None:
-        """Record that the store is now of the current format."""
-        self.set_meta("schema", str(SCHEMA_VERSION).encode())
-
-    def counts(self) -> tuple[int, int, int]:
-        """(users, nodes, audit keys): what the ledger's counts are checked against."""
-        row = self._one(
-            "SELECT (SELECT count(*) FROM users), (SELECT count(*) FROM nodes),"
-            " (SELECT count(*) FROM audit_keys)"
-        )
-        return _int(row[0], "a count"), _int(row[1], "a count"), _int(row[2], "a count")
-
     def check_structure(self) -> list[str]:
         """SQLite's full integrity check: every page, every index against its table. Its
         findings name pages, tables and indexes, never a value; the first 20 are kept."""
         rows = self._q("PRAGMA integrity_check(20)")
         found = [str(row[0]) for row in rows]
         return [] if found == ["ok"] else found
-
-    def is_empty(self) -> bool:
-        """True if no user (and so no key and no memory) was ever stored."""
-        return not self._q("SELECT 1 FROM users LIMIT 1") and not self._q(
-            "SELECT 1 FROM nodes LIMIT 1"
-        )
-
-    # -- users and their keys -----------------------------------------------
-
-    def user_by_lookup(self, lookup: bytes) -> tuple[int, int] | None:
-        row = self._one("SELECT id, primary_version FROM users WHERE lookup = ?", (lookup,))
-        return None if row is None else (_int(row[0], "users"), _int(row[1], "users"))
-
-    def user_census(self, lookup: bytes) -> tuple[int, bool]:
-        """(how many users, whether one has this token), read from the table's own rows,
-        not through an index a damaged page could have emptied."""
-        row = self._one(
-            "SELECT count(*), coalesce(max(lookup = ?), 0) FROM users NOT INDEXED", (lookup,)
-        )
-        return _int(row[0], "a count"), bool(row[1])
-
-    def user_primary_version(self, user_id: int) -> int | None:
-        row = self._one("SELECT primary_version FROM users WHERE id = ?", (user_id,))
-        return None if row is None else _int(row[0], "users.primary_version")
-
-    def insert_user(self, lookup: bytes, name: bytes, primary_version: int) -> int:
-        cur = self._exec(
-            "INSERT INTO users (lookup, name, primary_version) VALUES (?, ?, ?)",
-            (lookup, name, primary_version),
-        )
-        return int(cur.lastrowid or 0)
-
-    def data_keys(self, user_id: int) -> list[tuple[int, bytes]]:
-        rows = self._q(
-            "SELECT version, wrapped FROM data_keys WHERE user_id = ? ORDER BY version", (user_id,)
-        )
-        return [(_int(r[0], "data_keys"), _blob(r[1], "data_keys")) for r in rows]
-
-    def insert_data_key(self, user_id: int, version: int, wrapped: bytes) -> None:
-        self._exec(
-            "INSERT INTO data_keys (user_id, version, wrapped, created)"
-            " VALUES (?, ?, ?, CAST(strftime('%s', 'now') AS INTEGER))",
-            (user_id, version, wrapped),
-        )

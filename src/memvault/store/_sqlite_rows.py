@@ -1,5 +1,9 @@
-"""What every part of the SQLite store builds on: one connection, and statements whose
-``sqlite3`` errors become the vault's (damage on any row, not only the first)."""
+"""What the SQLite store's rows run on: one connection, and statements whose ``sqlite3``
+errors become the vault's (damage on any row, not only the first).
+
+The shared statements (``_rows_*.py``) are SQLite's own: they run as written, with no
+work on their text per call. What SQLite says its own way is here.
+"""
 
 from __future__ import annotations
 
@@ -7,30 +11,55 @@ import sqlite3
 from typing import Any
 
 from ._errors import blob as _blob
+from ._errors import integer as _int
 from ._errors import storage_error as _storage_error
+from ._rows import Args, Rows
 
 _BUSY_SECONDS = 30.0
 
-# Bound on directory nesting the recursive queries follow: a tampered
-# parent pointer must not send a query around a loop.
-MAX_DEPTH = 256
 
-
-class Rows:
-    """The connection and the three ways of running SQL on it."""
+class SqliteRows(Rows):
+    """The connection and the ways of running SQL on it."""
 
     _db: sqlite3.Connection
     # The open transaction deleted memories or keys: the WAL is purged after it commits.
     _deleted: bool
 
-    def _exec(self, sql: str, args: tuple[object, ...] = ()) -> sqlite3.Cursor:
+    _SET_META = "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)"
+    _ADD_PENDING = "INSERT OR REPLACE INTO audit_pending (seq, line) VALUES (?, ?)"
+    # NOT INDEXED: the table's own rows, not an index a damaged page could have emptied.
+    _USER_CENSUS = "SELECT count(*), coalesce(max(lookup = ?), 0) FROM users NOT INDEXED"
+    _INSERT_DATA_KEY = (
+        "INSERT INTO data_keys (user_id, version, wrapped, created)"
+        " VALUES (?, ?, ?, CAST(strftime('%s', 'now') AS INTEGER))"
+    )
+
+    def _exec(self, sql: str, args: Args = ()) -> int:
         """Run a statement that changes rows; sqlite3 errors become ours."""
         try:
-            return self._db.execute(sql, args)
+            return self._db.execute(sql, args).rowcount
         except sqlite3.Error as exc:
             raise _storage_error(exc, "running a command") from None
 
-    def _q(self, sql: str, args: tuple[object, ...] = ()) -> list[Any]:
+    def _exec_with(self, sql: str, args: Args) -> int:
+        """Not the cursor's rowcount: the module reports -1 for a statement that starts
+        with WITH."""
+        self._exec(sql, args)
+        return _int(self._one("SELECT changes()")[0], "a count")
+
+    def _insert(self, sql: str, args: Args) -> int:
+        try:
+            return int(self._db.execute(sql, args).lastrowid or 0)
+        except sqlite3.Error as exc:
+            raise _storage_error(exc, "running a command") from None
+
+    def _many(self, sql: str, rows: list[Args], action: str) -> None:
+        try:
+            self._db.executemany(sql, rows)
+        except sqlite3.Error as exc:
+            raise _storage_error(exc, action) from None
+
+    def _q(self, sql: str, args: Args = ()) -> list[Any]:
         """All rows of a query. Fetching is inside the guard: a damaged page can
         surface on any row, not only the first."""
         try:
@@ -38,19 +67,7 @@ class Rows:
         except sqlite3.Error as exc:
             raise _storage_error(exc, "reading the vault") from None
 
-    def _one(self, sql: str, args: tuple[object, ...] = ()) -> Any:
-        rows = self._q(sql, args)
-        return rows[0] if rows else None
-
-    def get_meta(self, key: str) -> bytes | None:
-        row = self._one("SELECT value FROM meta WHERE key = ?", (key,))
-        return None if row is None else _blob(row[0], "meta")
-
-    def set_meta(self, key: str, value: bytes) -> None:
-        self._exec("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
-
-    def delete_meta(self, key: str) -> None:
-        self._exec("DELETE FROM meta WHERE key = ?", (key,))
+    def _deleted_rows(self) -> None:
         self._deleted = True
 
     def get_metas(self, keys: tuple[str, ...]) -> dict[str, bytes]:

@@ -665,3 +665,33 @@ def test_without_amcheck_the_check_reads_every_row(pg_dsn: str) -> None:
             admin.execute(f"REASSIGN OWNED BY {role} TO postgres")
             admin.execute(f"DROP OWNED BY {role}")
             admin.execute(f"DROP ROLE {role}")
+
+
+# -- the shared statements: SQLite's marks carried to PostgreSQL, orders both keep ---------
+
+
+def test_numbered_marks_take_their_arguments_by_number(store: Store) -> None:
+    """``?2, ?1, ?2`` reads the second argument twice, in both dialects (PostgreSQL's
+    statements are SQLite's, translated once per text)."""
+    assert store._one("SELECT ?2, ?1, ?2", (10, 20)) == (20, 10, 20)
+
+
+def test_a_level_of_a_subtree_is_listed_in_id_order(store: Store) -> None:
+    """Nodes of one depth come in id order, not in the order of their look-up tokens (the
+    unique index SQLite's walk follows): both stores list the same rows alike."""
+    with store.transaction(write=True):
+        user = _user(store)
+        top = [store.insert_node(user, 0, token, b"f", sealed(1), 1) for token in (b"z", b"y")]
+        low = [store.insert_node(user, top[0], token, b"f", sealed(1), 1) for token in (b"b", b"a")]
+        low.append(store.insert_node(user, top[1], b"c", b"f", sealed(1), 1))
+    with store.transaction(write=False):
+        rows = store.subtree(user, 0)
+    assert [(r.id, r.depth) for r in rows] == [(n, 1) for n in top] + [(n, 2) for n in low]
+
+
+@pytest.mark.parametrize("sql", ["SELECT '%'", "SELECT '?'", "SELECT ?1, ?"])
+def test_a_statement_the_translation_cannot_carry_is_refused(pg: PgStore, sql: str) -> None:
+    """A ``%`` (psycopg's own mark), a ``?`` inside a literal, or plain and numbered marks
+    mixed would reach PostgreSQL wrong: such a statement is refused as a bug."""
+    with pytest.raises(StorageError, match="a bug in memvault"):
+        pg._q(sql, (1, 2))

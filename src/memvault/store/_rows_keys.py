@@ -1,4 +1,4 @@
-"""The SQLite store's rows of the key lifecycle: data-key versions, re-sealing, users.
+"""Both stores' rows of users and their keys: data-key versions, re-sealing, re-wrapping.
 
 A blob's key version is read from its header (bytes 2-5, big-endian), so what is
 left under an old key is found from the ciphertexts themselves, not from
@@ -10,16 +10,30 @@ from __future__ import annotations
 from ._errors import blob as _blob
 from ._errors import integer as _int
 from ._protocol import StaleRow, UserWraps
-from ._sqlite_rows import Rows
+from ._rows import Rows
 
-# Of a sealed blob: its key version, comparable as a blob to a 4-byte big-endian number.
+# Of a sealed blob: its key version, comparable as a blob (BYTEA) to a 4-byte big-endian
+# number.
 _VERSION = "substr({}, 2, 4)"
 _STALE = (
-    "(n.key_version < ?2 OR "
-    + _VERSION.format("c.blob")
-    + " < ?3 OR "
-    + _VERSION.format("n.touched")
-    + " < ?3)"
+    f"(n.key_version < ?2 OR {_VERSION.format('c.blob')} < ?3"
+    f" OR {_VERSION.format('n.touched')} < ?3)"
+)
+# Nodes with a part sealed under an old version: ?1 the user, ?2 the version, ?3 the
+# version as a blob's header has it, ?4 the node after which to start, ?5 how many.
+_STALE_NODES = (
+    "SELECT n.id, p.fid, n.fid, n.meta, c.blob, n.touched FROM nodes AS n"
+    " LEFT JOIN nodes AS p ON p.id = n.parent_id"
+    " LEFT JOIN contents AS c ON c.node_id = n.id"
+    f" WHERE n.user_id = ?1 AND n.id > ?4 AND {_STALE} ORDER BY n.id LIMIT ?5"
+)
+_COUNT_STALE = (
+    "SELECT count(*) FROM nodes AS n LEFT JOIN contents AS c ON c.node_id = n.id"
+    f" WHERE n.user_id = ?1 AND {_STALE}"
+)
+_VERSIONS = (
+    f"SELECT n.key_version, {_VERSION.format('c.blob')}, {_VERSION.format('n.touched')}"
+    " FROM nodes AS n LEFT JOIN contents AS c ON c.node_id = n.id WHERE n.user_id = ?"
 )
 
 
@@ -28,7 +42,36 @@ def _v(version: int) -> bytes:
 
 
 class KeyRows(Rows):
-    """Data-key versions, nodes under old versions, users with everything wrapped."""
+    """Users, data-key versions, nodes under old versions, users with everything wrapped."""
+
+    def user_by_lookup(self, lookup: bytes) -> tuple[int, int] | None:
+        row = self._one("SELECT id, primary_version FROM users WHERE lookup = ?", (lookup,))
+        return None if row is None else (_int(row[0], "users"), _int(row[1], "users"))
+
+    def user_census(self, lookup: bytes) -> tuple[int, bool]:
+        """(how many users, whether one has this token), read from the table's own rows,
+        not through an index a damaged page could have emptied."""
+        row = self._one(self._USER_CENSUS, (lookup,))
+        return _int(row[0], "a count"), bool(row[1])
+
+    def user_primary_version(self, user_id: int) -> int | None:
+        row = self._one("SELECT primary_version FROM users WHERE id = ?", (user_id,))
+        return None if row is None else _int(row[0], "users.primary_version")
+
+    def insert_user(self, lookup: bytes, name: bytes, primary_version: int) -> int:
+        return self._insert(
+            "INSERT INTO users (lookup, name, primary_version) VALUES (?, ?, ?)",
+            (lookup, name, primary_version),
+        )
+
+    def data_keys(self, user_id: int) -> list[tuple[int, bytes]]:
+        rows = self._q(
+            "SELECT version, wrapped FROM data_keys WHERE user_id = ? ORDER BY version", (user_id,)
+        )
+        return [(_int(r[0], "data_keys"), _blob(r[1], "data_keys")) for r in rows]
+
+    def insert_data_key(self, user_id: int, version: int, wrapped: bytes) -> None:
+        self._exec(self._INSERT_DATA_KEY, (user_id, version, wrapped))
 
     def set_primary_version(self, user_id: int, version: int) -> None:
         self._exec("UPDATE users SET primary_version = ? WHERE id = ?", (version, user_id))
@@ -43,22 +86,16 @@ class KeyRows(Rows):
         ]
 
     def delete_data_keys_below(self, user_id: int, version: int) -> int:
-        cur = self._exec(
+        deleted = self._exec(
             "DELETE FROM data_keys WHERE user_id = ? AND version < ?", (user_id, version)
         )
-        self._deleted = True
-        return cur.rowcount
+        self._deleted_rows()
+        return deleted
 
     def stale_nodes(self, user_id: int, version: int, after_id: int, limit: int) -> list[StaleRow]:
         """Nodes of the user with any part sealed under a version below ``version``, from
         node ``after_id`` on, in id order."""
-        rows = self._q(
-            "SELECT n.id, p.fid, n.fid, n.meta, c.blob, n.touched FROM nodes AS n"
-            " LEFT JOIN nodes AS p ON p.id = n.parent_id"
-            " LEFT JOIN contents AS c ON c.node_id = n.id"
-            " WHERE n.user_id = ?1 AND n.id > ?4 AND " + _STALE + " ORDER BY n.id LIMIT ?5",
-            (user_id, version, _v(version), after_id, limit),
-        )
+        rows = self._q(_STALE_NODES, (user_id, version, _v(version), after_id, limit))
         return [
             StaleRow(
                 _int(r[0], "nodes"),
@@ -72,11 +109,7 @@ class KeyRows(Rows):
         ]
 
     def count_stale(self, user_id: int, version: int) -> int:
-        row = self._one(
-            "SELECT count(*) FROM nodes AS n LEFT JOIN contents AS c ON c.node_id = n.id"
-            " WHERE n.user_id = ?1 AND " + _STALE,
-            (user_id, version, _v(version)),
-        )
+        row = self._one(_COUNT_STALE, (user_id, version, _v(version)))
         return _int(row[0], "a count")
 
     def reseal_node(
@@ -89,7 +122,7 @@ class KeyRows(Rows):
         version: int,
     ) -> None:
         """A node's look-up token and sealed parts, re-made under data key ``version``
-        (the old ciphertexts are overwritten: secure_delete)."""
+        (SQLite overwrites the old ciphertexts: secure_delete)."""
         self._exec(
             "UPDATE nodes SET lookup = ?, meta = ?, touched = ?, key_version = ? WHERE id = ?",
             (lookup, meta, touched, version, node_id),
@@ -99,14 +132,7 @@ class KeyRows(Rows):
 
     def version_counts(self, user_id: int) -> dict[int, int]:
         """How many of the user's nodes have a part sealed under each data-key version."""
-        rows = self._q(
-            "SELECT n.key_version, "
-            + _VERSION.format("c.blob")
-            + ", "
-            + _VERSION.format("n.touched")
-            + " FROM nodes AS n LEFT JOIN contents AS c ON c.node_id = n.id WHERE n.user_id = ?",
-            (user_id,),
-        )
+        rows = self._q(_VERSIONS, (user_id,))
         counts: dict[int, int] = {}
         for row in rows:
             versions = {_int(row[0], "nodes")}
@@ -163,7 +189,7 @@ class KeyRows(Rows):
 
     def delete_user(self, user_id: int) -> int:
         """Delete a user with every key, node and content of theirs; returns the nodes."""
-        nodes = _int(self._one("SELECT count(*) FROM nodes WHERE user_id = ?", (user_id,))[0])
+        row = self._one("SELECT count(*) FROM nodes WHERE user_id = ?", (user_id,))
         self._exec("DELETE FROM users WHERE id = ?", (user_id,))
-        self._deleted = True
-        return nodes
+        self._deleted_rows()
+        return _int(row[0], "a count")

@@ -1,4 +1,4 @@
-"""The PostgreSQL store's rows of each user's tree: nodes and the contents of files."""
+"""Both stores' rows of each user's tree: nodes and the contents of files."""
 
 from __future__ import annotations
 
@@ -6,28 +6,43 @@ from ..errors import IntegrityError
 from ._errors import DAMAGED_HINT as _DAMAGED_HINT
 from ._errors import blob as _blob
 from ._errors import integer as _int
-from ._pg_rows import MAX_DEPTH as _MAX_DEPTH
-from ._pg_rows import PgRows
 from ._protocol import NodeRow, SubtreeRow
+from ._rows import MAX_DEPTH as _MAX_DEPTH
+from ._rows import Rows
 
-# A node and everything below it, as ``sub(id, depth)``, down to ``depth`` levels.
+# A node and everything below it, as ``sub(id, depth)``: ?1 the user, ?2 the node, ?3 the
+# deepest level followed.
 _SUB = (
     "sub(id, depth) AS ("
-    "  SELECT id, 0 FROM nodes WHERE user_id = %(user)s AND id = %(node)s"
+    "  SELECT id, 0 FROM nodes WHERE user_id = ?1 AND id = ?2"
     "  UNION ALL"
     "  SELECT n.id, sub.depth + 1 FROM nodes AS n JOIN sub ON n.parent_id = sub.id"
-    "  WHERE n.user_id = %(user)s AND sub.depth < %(depth)s"
+    "  WHERE n.user_id = ?1 AND sub.depth < ?3"
     ")"
 )
+# Every node below ?2, parents before children; ids order a level, the same on both stores.
+_SUBTREE = (
+    "WITH RECURSIVE sub(id, parent_id, fid, meta, depth) AS ("
+    "  SELECT id, parent_id, fid, meta, 1 FROM nodes WHERE user_id = ?1 AND parent_id = ?2"
+    "  UNION ALL"
+    "  SELECT n.id, n.parent_id, n.fid, n.meta, sub.depth + 1"
+    "  FROM nodes AS n JOIN sub ON n.parent_id = sub.id"
+    "  WHERE n.user_id = ?1 AND sub.depth < ?3"
+    ") SELECT id, parent_id, fid, meta, depth FROM sub ORDER BY depth, id"
+)
+_COUNT_FILES = (
+    f"WITH RECURSIVE {_SUB} SELECT count(*) FROM contents WHERE node_id IN (SELECT id FROM sub)"
+)
+_DELETE_SUBTREE = f"WITH RECURSIVE {_SUB} DELETE FROM nodes WHERE id IN (SELECT id FROM sub)"
 
 
-class PgTreeRows(PgRows):
-    """Nodes and contents (every BYTEA sealed, or a keyed look-up token)."""
+class TreeRows(Rows):
+    """Nodes and contents (every blob sealed, or a keyed look-up token)."""
 
     def child(self, user_id: int, parent_id: int, lookup: bytes) -> NodeRow | None:
         row = self._one(
             "SELECT id, parent_id, fid, meta FROM nodes"
-            " WHERE user_id = %s AND parent_id = %s AND lookup = %s",
+            " WHERE user_id = ? AND parent_id = ? AND lookup = ?",
             (user_id, parent_id, lookup),
         )
         if row is None:
@@ -41,17 +56,7 @@ class PgTreeRows(PgRows):
 
     def subtree(self, user_id: int, node_id: int, max_depth: int = _MAX_DEPTH) -> list[SubtreeRow]:
         """Every node below ``node_id``, parents before children, with its depth (1 = child)."""
-        rows = self._q(
-            "WITH RECURSIVE sub(id, parent_id, fid, meta, depth) AS ("
-            "  SELECT id, parent_id, fid, meta, 1 FROM nodes"
-            "  WHERE user_id = %(user)s AND parent_id = %(node)s"
-            "  UNION ALL"
-            "  SELECT n.id, n.parent_id, n.fid, n.meta, sub.depth + 1"
-            "  FROM nodes AS n JOIN sub ON n.parent_id = sub.id"
-            "  WHERE n.user_id = %(user)s AND sub.depth < %(depth)s"
-            ") SELECT id, parent_id, fid, meta, depth FROM sub ORDER BY depth, id",
-            {"user": user_id, "node": node_id, "depth": max_depth},
-        )
+        rows = self._q(_SUBTREE, (user_id, node_id, max_depth))
         return [
             SubtreeRow(
                 _int(r[0], "nodes"),
@@ -64,14 +69,14 @@ class PgTreeRows(PgRows):
         ]
 
     def user_state(self, user_id: int) -> tuple[int, bytes | None] | None:
-        row = self._one("SELECT primary_version, root FROM users WHERE id = %s", (user_id,))
+        row = self._one("SELECT primary_version, root FROM users WHERE id = ?", (user_id,))
         if row is None:
             return None
         root = None if row[1] is None else _blob(row[1], "users.root")
         return _int(row[0], "users.primary_version"), root
 
     def set_root_tally(self, user_id: int, blob: bytes) -> None:
-        self._exec("UPDATE users SET root = %s WHERE id = %s", (blob, user_id))
+        self._exec("UPDATE users SET root = ? WHERE id = ?", (blob, user_id))
 
     def insert_node(
         self,
@@ -83,12 +88,11 @@ class PgTreeRows(PgRows):
         version: int,
         touched: bytes | None = None,
     ) -> int:
-        row = self._returning(
+        return self._insert(
             "INSERT INTO nodes (user_id, parent_id, lookup, fid, meta, key_version, touched)"
-            " VALUES (%s, %s, %s, %s, %s, %s, %s) RETURNING id",
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
             (user_id, parent_id, lookup, fid, meta, version, touched),
         )
-        return _int(row[0], "nodes")
 
     def update_node(
         self,
@@ -99,30 +103,36 @@ class PgTreeRows(PgRows):
         version: int,
         touched: bytes | None = None,
     ) -> None:
-        # coalesce: a None ``touched`` leaves the stored day as it is.
-        self._exec(
-            "UPDATE nodes SET parent_id = %s, lookup = %s, meta = %s, key_version = %s,"
-            " touched = coalesce(%s, touched) WHERE id = %s",
-            (parent_id, lookup, meta, version, touched, node_id),
-        )
+        if touched is None:
+            self._exec(
+                "UPDATE nodes SET parent_id = ?, lookup = ?, meta = ?, key_version = ?"
+                " WHERE id = ?",
+                (parent_id, lookup, meta, version, node_id),
+            )
+        else:
+            self._exec(
+                "UPDATE nodes SET parent_id = ?, lookup = ?, meta = ?, key_version = ?,"
+                " touched = ? WHERE id = ?",
+                (parent_id, lookup, meta, version, touched, node_id),
+            )
 
     def update_meta(self, node_id: int, meta: bytes, version: int) -> None:
-        """New sealed metadata for a node that stays where it is."""
+        """New sealed metadata for a node that stays where it is (no index changes)."""
         self._exec(
-            "UPDATE nodes SET meta = %s, key_version = %s WHERE id = %s", (meta, version, node_id)
+            "UPDATE nodes SET meta = ?, key_version = ? WHERE id = ?", (meta, version, node_id)
         )
 
     def content(self, node_id: int) -> bytes | None:
-        row = self._one("SELECT blob FROM contents WHERE node_id = %s", (node_id,))
+        row = self._one("SELECT blob FROM contents WHERE node_id = ?", (node_id,))
         return None if row is None else _blob(row[0], "contents.blob")
 
     def insert_content(self, node_id: int, blob: bytes) -> None:
-        self._exec("INSERT INTO contents (node_id, blob) VALUES (%s, %s)", (node_id, blob))
+        self._exec("INSERT INTO contents (node_id, blob) VALUES (?, ?)", (node_id, blob))
 
     def replace_content(self, node_id: int, blob: bytes) -> None:
-        """Overwrite a file's sealed text (the old version stays in a dead tuple until
-        VACUUM: see :meth:`~memvault.store.PgStore.purge_wal`)."""
-        if self._exec("UPDATE contents SET blob = %s WHERE node_id = %s", (blob, node_id)) != 1:
+        """Overwrite a file's sealed text in place (SQLite's secure_delete clears the old
+        bytes; PostgreSQL keeps them in a dead tuple until ``purge_wal``'s VACUUM)."""
+        if self._exec("UPDATE contents SET blob = ? WHERE node_id = ?", (blob, node_id)) != 1:
             raise IntegrityError(
                 f"the vault database has no text for file node {node_id} (its contents row "
                 "was deleted outside memvault)",
@@ -131,18 +141,14 @@ class PgTreeRows(PgRows):
 
     def delete_node(self, user_id: int, node_id: int) -> int:
         """Delete a node that has nothing below it (a file: its contents go with it)."""
-        return self._exec("DELETE FROM nodes WHERE id = %s AND user_id = %s", (node_id, user_id))
+        deleted = self._exec("DELETE FROM nodes WHERE id = ? AND user_id = ?", (node_id, user_id))
+        self._deleted_rows()
+        return deleted
 
     def delete_subtree(self, user_id: int, node_id: int) -> tuple[int, int]:
         """Delete a node and everything below it (contents go with their nodes)."""
-        args = {"user": user_id, "node": node_id, "depth": _MAX_DEPTH}
-        row = self._one(
-            f"WITH RECURSIVE {_SUB} SELECT count(*) FROM contents"
-            " WHERE node_id IN (SELECT id FROM sub)",
-            args,
-        )
-        files = _int(row[0], "a count")
-        nodes = self._exec(
-            f"WITH RECURSIVE {_SUB} DELETE FROM nodes WHERE id IN (SELECT id FROM sub)", args
-        )
+        args = (user_id, node_id, _MAX_DEPTH)
+        files = _int(self._one(_COUNT_FILES, args)[0], "a count")
+        nodes = self._exec_with(_DELETE_SUBTREE, args)
+        self._deleted_rows()
         return nodes, files

@@ -1,22 +1,22 @@
-"""The PostgreSQL store's rows of the audit log: users' wrapped audit keys, and the anchor."""
+"""Both stores' rows of the audit log: users' wrapped audit keys, and the anchor."""
 
 from __future__ import annotations
 
 from ._errors import blob as _blob
 from ._errors import integer as _int
 from ._errors import synced_mark as _synced
-from ._pg_rows import PgRows
+from ._rows import Rows
 
 
-class PgAuditRows(PgRows):
+class AuditRows(Rows):
     """Audit keys and the copies of audit lines the store holds (its anchor)."""
 
     def audit_key(self, user_id: int) -> bytes | None:
-        row = self._one("SELECT wrapped FROM audit_keys WHERE user_id = %s", (user_id,))
+        row = self._one("SELECT wrapped FROM audit_keys WHERE user_id = ?", (user_id,))
         return None if row is None else _blob(row[0], "audit_keys.wrapped")
 
     def insert_audit_key(self, user_id: int, wrapped: bytes) -> None:
-        self._exec("INSERT INTO audit_keys (user_id, wrapped) VALUES (%s, %s)", (user_id, wrapped))
+        self._exec("INSERT INTO audit_keys (user_id, wrapped) VALUES (?, ?)", (user_id, wrapped))
 
     def audit_keys(self) -> list[tuple[bytes, bytes, bytes]]:
         """(user look-up token, sealed user name, wrapped audit key) of every user."""
@@ -28,8 +28,7 @@ class PgAuditRows(PgRows):
         return [(_blob(r[0], where), _blob(r[1], where), _blob(r[2], where)) for r in rows]
 
     def users_without_audit_key(self) -> list[tuple[int, bytes]]:
-        """(user id, look-up token) of users without an audit key (none, in a store made
-        at the current format; kept for the interface)."""
+        """(user id, look-up token) of users made before audit keys were (format 1)."""
         rows = self._q(
             "SELECT u.id, u.lookup FROM users AS u WHERE NOT EXISTS"
             " (SELECT 1 FROM audit_keys AS a WHERE a.user_id = u.id) ORDER BY u.id"
@@ -53,20 +52,17 @@ class PgAuditRows(PgRows):
             "SELECT (SELECT value FROM meta WHERE key = 'audit_synced'),"
             " (SELECT max(seq) FROM audit_pending)"
         )
-        synced = _synced(row[0]) if row[0] is not None else 0
-        return synced, _int(row[1], "audit_pending") if row[1] is not None else 0
+        synced = _synced(row[0]) if row is not None and row[0] is not None else 0
+        return synced, (
+            _int(row[1], "audit_pending") if row is not None and row[1] is not None else 0
+        )
 
     def set_audit_synced(self, seq: int) -> None:
         self.set_meta("audit_synced", str(seq).encode())
 
     def add_pending(self, records: list[tuple[int, bytes]]) -> None:
-        self._many(
-            "INSERT INTO audit_pending (seq, line) VALUES (%s, %s)"
-            " ON CONFLICT (seq) DO UPDATE SET line = EXCLUDED.line",
-            list(records),
-            "recording the audit log's anchor",
-        )
+        self._many(self._ADD_PENDING, list(records), "recording the audit log's anchor")
 
     def clear_pending(self, through: int) -> None:
         """Forget the copies up to ``through`` (the caller then stores a newer anchor)."""
-        self._exec("DELETE FROM audit_pending WHERE seq <= %s", (through,))
+        self._exec("DELETE FROM audit_pending WHERE seq <= ?", (through,))
