@@ -143,7 +143,8 @@ class Vault(AsyncMethods, LifecycleMethods):
         invalid policy fails here, naming the file, the line and the problem. Its
         ``[limits]`` bound what each user may keep and what one view returns;
         ``max_file_bytes``, when given, replaces its largest memory
-        (``max_memory_bytes``, 1 MiB by default).
+        (``max_memory_bytes``, 1 MiB by default; ``max_user_bytes`` is raised to it if
+        smaller).
 
         ``durability="full"`` (the default) makes every acknowledged write survive
         a power loss; ``"normal"`` survives a crash of the process but may lose

@@ -31,7 +31,7 @@ from typing import Any
 from .._text import clean_text
 from ..audit import Event
 from ..errors import BlockedError, CommandError, RedactionError, StorageError, VaultError
-from ..memory import Create, MemoryPath, Runner, Screen, Tree, check_usage
+from ..memory import Create, MemoryPath, Runner, Screen, Tree, Usage, check_usage
 from ._parts import Parts
 from ._source import Found, opened, walk
 
@@ -242,7 +242,8 @@ class _Plan:
             found = parts.store.user_by_lookup(token)
         self._tree = None if found is None else Tree(parts.store, parts.master, found[0], token)
         self._planned: set[tuple[str, ...]] = set()
-        self._usage: tuple[int, int] | None = None  # (bytes, files) with those planned
+        self._usage: Usage | None = None  # what the user holds, with what is planned
+        self._planned_dirs: set[tuple[str, ...]] = set()
 
     def __call__(self, found: Found) -> FileResult:
         if found.text is None:
@@ -256,7 +257,8 @@ class _Plan:
                 raise place
             redacted = handlers.screened(path, found.text, self._pseudonym)
             size = len(redacted.text.encode())
-            check_usage(handlers.limits, path, "create", self._used(), size, 1)
+            dirs = self._new_directories(path)
+            check_usage(handlers.limits, path, "create", self._used(), size, 1, len(dirs))
             if place is not None:
                 raise place
         except CommandError as exc:
@@ -268,21 +270,32 @@ class _Plan:
             shown, message = _shown(handlers.screen, found.path), _words(exc.message)
             return FileResult(shown, REFUSED, found.size, reason="redaction", message=message)
         self._planned.add(path.parts)
-        used, files = self._used()
-        self._usage = (used + size, files + 1)
+        self._planned_dirs.update(dirs)
+        used = self._used()
+        self._usage = Usage(used.bytes + size, used.files + 1, used.directories + len(dirs))
         counts = Counter(finding.kind for finding in redacted.findings)
         findings = dict(sorted(counts.items())) or None
         note = _note(redacted.note())
         return FileResult(found.path, WOULD_IMPORT, found.size, findings, note)
 
-    def _used(self) -> tuple[int, int]:
-        """(bytes, files) the user holds, with what the import would have stored so far."""
+    def _used(self) -> Usage:
+        """What the user holds, with what the import would have stored so far."""
         if self._usage is None:
-            self._usage = (0, 0)
+            self._usage = Usage(0, 0, 0)
             if self._tree is not None:
                 with self._lock, self._tree.transaction(write=False):
                     self._usage = self._tree.usage()
         return self._usage
+
+    def _new_directories(self, path: MemoryPath) -> list[tuple[str, ...]]:
+        """The directories above ``path`` that neither the vault nor the plan holds."""
+        prefixes = [path.parts[:n] for n in range(1, len(path.parts))]
+        missing = [p for p in prefixes if p not in self._planned_dirs]
+        if missing and self._tree is not None:
+            with self._lock, self._tree.transaction(write=False):
+                chain = self._tree.walk(path.parts[:-1])
+            missing = [p for p in missing if len(p) >= len(chain)]
+        return missing
 
     def _place(self, path: MemoryPath) -> CommandError | None:
         """Why ``create`` would refuse the place: something there, or a file above it."""

@@ -32,7 +32,7 @@ from ._results import (
 )
 from ._runner import Reply, Runner, failure
 from ._screen import Screen
-from ._tally import Entry
+from ._tally import Entry, Usage
 from ._tree import Stored, Tree
 from ._unlock import Unlocked, load_generations, open_keys
 
@@ -65,6 +65,7 @@ __all__ = [
     "StrReplace",
     "Tree",
     "Unlocked",
+    "Usage",
     "View",
     "accounts",
     "check_usage",

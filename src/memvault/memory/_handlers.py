@@ -164,7 +164,7 @@ class Handlers:
             text = before.text
             first, old = self._locate(text, command.old_str, path, tree)
             redacted = self._screened(
-                path, text[:first] + command.new_str + text[first + len(old) :], tree
+                path, text[:first] + command.new_str + text[first + len(old) :], tree, before
             )
             check_room(tree, self.limits, path, "edit", _growth(redacted, before), 0)
         except CommandError as exc:
@@ -187,7 +187,7 @@ class Handlers:
         chain = self._file(tree, path, missing)
         before = tree.read(chain[-1])
         try:
-            redacted = self._screened(path, _inserted(before.text, command), tree)
+            redacted = self._screened(path, _inserted(before.text, command), tree, before)
             check_room(tree, self.limits, path, "edit", _growth(redacted, before), 0)
         except CommandError as exc:
             return Outcome.refusal(exc, before=before)
@@ -243,18 +243,24 @@ class Handlers:
 
     # -- steps shared by the commands ------------------------------------------------------
 
-    def _screened(self, path: MemoryPath, text: str, tree: Tree) -> Redacted:
+    def _screened(
+        self, path: MemoryPath, text: str, tree: Tree, before: Stored | None = None
+    ) -> Redacted:
         """The text to store: the whole document through the filter (so a secret pieced
-        together over several edits is caught), then within the size limits."""
-        return self.screened(path, text, tree.pseudonym)
+        together over several edits is caught), then within the size limits. An edit of
+        the file ``before`` that does not make it larger passes the size limit even if
+        it is still over it (a policy may have lowered it since)."""
+        return self.screened(path, text, tree.pseudonym, None if before is None else before.raw)
 
-    def screened(self, path: MemoryPath, text: str, pseudonym: Pseudonymizer) -> Redacted:
+    def screened(
+        self, path: MemoryPath, text: str, pseudonym: Pseudonymizer, before: bytes | None = None
+    ) -> Redacted:
         """:meth:`_screened` with a user's pseudonyms, outside any transaction: what a
         ``create`` of ``text`` would store, for a dry run that stores nothing (and may
         be for a user the vault does not hold yet)."""
         redacted = self.screen.text(text, pseudonym)
         size = len(redacted.text.encode())
-        if size > self.max_file_bytes:
+        if size > self.max_file_bytes and (before is None or size > len(before)):
             raise CommandError(
                 f"Error: The file {path.text} would be {size:,} bytes, over the limit of "
                 f"{self.max_file_bytes:,} bytes. Split the content across smaller files.",
@@ -312,7 +318,9 @@ class Handlers:
                 f"Error: Cannot {verb} {path.text}: {blocker} is a file, not a directory.",
                 kind="not_a_directory",
             )
-        return tree.mkdirs(chain, path.parts[len(chain) - 1 : -1])
+        missing = path.parts[len(chain) - 1 : -1]
+        check_room(tree, self.limits, path, verb, 0, 0, len(missing))
+        return tree.mkdirs(chain, missing)
 
 
 def _known_small(tree: Tree, command: StrReplace | Insert) -> bool:

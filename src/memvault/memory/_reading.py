@@ -4,8 +4,9 @@ and never more than the policy's ``max_view_chars`` characters.
 A view that would pass the cap returns what fits, whole lines or rows only, and a
 note that says what was shown and the ``view_range`` that reads on; the model pages
 through with it (``docs/protocol.md`` §2). A range on a directory selects rows of its
-listing, the directory itself being row 1. Only a single line longer than a whole
-view is shown cut, since no range can split it; the note says so.
+listing, the directory itself being row 1. A line too long to share a page with the
+note is shown cut, and the note names the range that shows it whole; only a line longer
+than a whole view cannot be read whole, since no range can split it, and the note says so.
 """
 
 from __future__ import annotations
@@ -49,6 +50,13 @@ def view_file(
         return f"{header}{number_lines(shown[:taken], lo + 1)}\n\n{note}"
     line = shown[0]
     cut = room - NOTE_ROOM - _NUMBERING
+    if len(line) + _NUMBERING <= room:  # whole in a view of its own (lines follow it here)
+        note = (
+            f"Note: line {lo + 1:,} is {len(line):,} characters long: only its first {cut:,} "
+            f'are shown here. View it whole with "view_range": [{lo + 1}, {lo + 1}], then '
+            f'read on with "view_range": [{lo + 2}, {end}].'
+        )
+        return f"{header}{number_lines([line[:cut]], lo + 1)}\n\n{note}"
     note = (
         f"Note: line {lo + 1:,} is {len(line):,} characters long, more than one view returns "
         f"({max_chars:,}): only its first {cut:,} characters are shown."

@@ -295,6 +295,7 @@ def outcome_of(exc: CommandError) -> tuple[str, str]:
         "file_size": "limit",
         "quota_bytes": "limit",
         "quota_files": "limit",
+        "quota_directories": "limit",
     }.get(kind, "error")
     return outcome, kind
 

@@ -4,8 +4,9 @@ A directory's sealed metadata carries its **tally**: how many entries sit direct
 in it, and the bytes of every file below it at any depth (the size ``view``
 shows). ``/memories`` itself has no node: its tally is sealed in the user's row
 (``users.root``) under the data key, bound to the user
-(``context("root-tally", user token)``), and counts the user's files too, so the
-policy's limits on a user's bytes and files cost nothing to check (:meth:`Tallies.usage`).
+(``context("root-tally", user token)``), and counts the user's files and directories
+too, so the policy's limits on a user's bytes, files and directories cost nothing to
+check (:meth:`Tallies.usage`).
 
 * **Writes** add their change along the chain of directories above what they
   changed, one re-seal per directory, in the command's transaction. The tally is
@@ -18,14 +19,15 @@ policy's limits on a user's bytes and files cost nothing to check (:meth:`Tallie
   it counted.
 * **Older vaults**: a directory written before tallies were kept, or a user with no
   root tally, is counted from its subtree the first time a write passes through it,
-  and listed by a full walk until then; a root tally without the count of files
-  (as stores of format 4 first kept it) gets it the same way.
+  and listed by a full walk until then; a root tally without the counts of files and
+  directories (as stores of format 4 first kept it) gets them the same way.
 """
 
 from __future__ import annotations
 
 import struct
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from .. import _crypto
 from ..errors import IntegrityError
@@ -34,8 +36,21 @@ from ..store import Store
 from ._guard import MAX_DEPTH
 from ._node import ROOT, Node, tampered
 
-_TALLY = struct.Struct(">QQQ")  # entries directly in /memories; bytes and files below it
-_TALLY_WITHOUT_FILES = struct.Struct(">QQ")  # the first root tallies of format 4
+# Entries directly in /memories; bytes, files and directories below it. The first root
+# tallies of format 4 held the first two only, or three: their counts are made again.
+_TALLY = struct.Struct(">QQQQ")
+_TALLY_FIRST = struct.Struct(">QQ")
+
+
+class Usage(NamedTuple):
+    """What all of one user's memories take: bytes of text, files, directories."""
+
+    bytes: int
+    files: int
+    directories: int
+
+
+Counts = tuple[int, int]  # (files, directories) below /memories
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,7 +74,7 @@ class Tallies:
     _token: bytes
     _keyring: Keyring | None
     _fresh: dict[int, Node]  # directories re-tallied in this transaction, by id
-    _fresh_files: int  # the files below /memories, when _fresh holds /memories
+    _fresh_counts: Counts  # the files and directories below /memories, when _fresh holds it
     _root_blob: bytes | None  # the sealed tally of /memories, as the transaction found it
 
     # -- what Tree provides ----------------------------------------------------------------
@@ -80,59 +95,74 @@ class Tallies:
         """``/memories`` with its tally (``children`` None: none kept yet)."""
         return self._root_tally()[0]
 
-    def _root_tally(self) -> tuple[Node, int | None]:
-        """``/memories`` with its tally, and the files below it (None: not counted yet)."""
+    def _root_tally(self) -> tuple[Node, Counts | None]:
+        """``/memories`` with its tally, and the files and directories below it (None: not
+        counted yet)."""
         fresh = self._fresh.get(ROOT.id)
         if fresh is not None:
-            return fresh, self._fresh_files
+            return fresh, self._fresh_counts
         blob = self._root_blob
         if blob is None:
             return ROOT, None
         assert self._keyring is not None
         try:
             plain = _crypto.open_blob(blob, self._root_ctx(), self._keyring.sealer_for)
-            if len(plain) == _TALLY_WITHOUT_FILES.size:
-                children, size = _TALLY_WITHOUT_FILES.unpack(plain)
-                files = None
+            counts: Counts | None = None
+            if len(plain) == _TALLY.size:
+                children, size, files, directories = _TALLY.unpack(plain)
+                counts = (files, directories)
             else:
-                children, size, files = _TALLY.unpack(plain)
+                children, size = _TALLY_FIRST.unpack_from(plain)
         except (IntegrityError, struct.error):
             raise tampered(ROOT.id, "the tally of /memories does not open") from None
-        return ROOT.with_tally(size, children), files
+        return ROOT.with_tally(size, children), counts
 
-    def usage(self) -> tuple[int, int]:
-        """(bytes, files) of all the user's memories, as this transaction sees them: from
-        the root tally, or counted from the rows where it does not say."""
-        root, files = self._root_tally()
-        if root.children is None or files is None:
-            total, entries = self.tree(ROOT, depth=MAX_DEPTH)
-            return total, sum(1 for entry in entries if not entry.node.is_dir)
-        return root.size, files
+    def usage(self) -> Usage:
+        """What all the user's memories take, as this transaction sees them: from the root
+        tally, or counted from the rows where it does not say."""
+        root, counts = self._root_tally()
+        if root.children is None or counts is None:
+            total, _, counted = self._count_all()
+            return Usage(total, *counted)
+        return Usage(root.size, *counts)
+
+    def _count_all(self) -> tuple[int, int, Counts]:
+        """(bytes below /memories, entries directly in it, (files, directories) below it),
+        counted from the rows."""
+        total, entries = self.tree(ROOT, depth=MAX_DEPTH)
+        inside = sum(1 for entry in entries if len(entry.parts) == 1)
+        directories = sum(1 for entry in entries if entry.node.is_dir)
+        return total, inside, (len(entries) - directories, directories)
 
     def _root_ctx(self) -> bytes:
         return _crypto.context(labels.AAD_ROOT_TALLY, self._token)
 
-    def _save_root(self, root: Node, files: int) -> None:
+    def _save_root(self, root: Node, counts: Counts) -> None:
         assert root.children is not None
-        plain = _TALLY.pack(root.children, root.size, files)
+        plain = _TALLY.pack(root.children, root.size, *counts)
         self._store.set_root_tally(self._user_id, self._key.sealer.seal(plain, self._root_ctx()))
-        self._fresh[ROOT.id], self._fresh_files = root, files
+        self._fresh[ROOT.id], self._fresh_counts = root, counts
 
     def reseal_root(self) -> None:
         """Seal the tally of ``/memories`` under the primary key (a key rotation's last
         step, before the older keys go). Inside a write transaction."""
-        root, files = self._root_tally()
+        root, counts = self._root_tally()
         if root.children is not None:
-            self._save_root(root, self.usage()[1] if files is None else files)
+            if counts is None:
+                usage = self.usage()
+                counts = (usage.files, usage.directories)
+            self._save_root(root, counts)
 
     # -- keeping tallies current -----------------------------------------------------------
 
-    def _retally(self, *changes: tuple[Chain, int, int], files: int = 0) -> None:
+    def _retally(
+        self, *changes: tuple[Chain, int, int], files: int = 0, directories: int = 0
+    ) -> None:
         """Add changes to the tallies of directories: each is (a chain, bytes added below
-        its last directory, entries added directly in it); ``files`` were added to the
-        user's. After the rows changed, in the same write transaction; each directory is
-        re-sealed once, deepest first (a directory counted from its subtree finds the
-        tallies below it current)."""
+        its last directory, entries added directly in it); ``files`` and ``directories``
+        were added to the user's. After the rows changed, in the same write transaction;
+        each directory is re-sealed once, deepest first (a directory counted from its
+        subtree finds the tallies below it current)."""
         delta: dict[int, list[int]] = {}
         place: dict[int, tuple[int, bytes]] = {}  # id: (depth, parent identity)
         for chain, size, entries in changes:
@@ -145,8 +175,8 @@ class Tallies:
         for node_id in sorted(delta, key=lambda n: -place[n][0]):
             size, entries = delta[node_id]
             if node_id == ROOT.id:
-                if size or entries or files:
-                    self._save_root(*self._added_root(size, entries, files))
+                if size or entries or files or directories:
+                    self._save_root(*self._added_root(size, entries, (files, directories)))
                 continue
             if not size and not entries:
                 continue
@@ -162,15 +192,15 @@ class Tallies:
             return self._counted(directory)
         return directory.with_tally(directory.size + size, directory.children + entries)
 
-    def _added_root(self, size: int, entries: int, files: int) -> tuple[Node, int]:
-        """``/memories`` and its files with a change added; counted from the rows (which
+    def _added_root(self, size: int, entries: int, added: Counts) -> tuple[Node, Counts]:
+        """``/memories`` and its counts with a change added; counted from the rows (which
         the change already reached) where the tally does not say."""
-        root, count = self._root_tally()
-        if root.children is None or count is None:
-            total, found = self.tree(ROOT, depth=MAX_DEPTH)
-            inside = sum(1 for entry in found if len(entry.parts) == 1)
-            return ROOT.with_tally(total, inside), sum(1 for e in found if not e.node.is_dir)
-        return root.with_tally(root.size + size, root.children + entries), count + files
+        root, counts = self._root_tally()
+        if root.children is None or counts is None:
+            total, inside, counted = self._count_all()
+            return ROOT.with_tally(total, inside), counted
+        moved = root.with_tally(root.size + size, root.children + entries)
+        return moved, (counts[0] + added[0], counts[1] + added[1])
 
     def _counted(self, directory: Node) -> Node:
         """A directory with the tally its rows give now (one kept before tallies were)."""
@@ -266,14 +296,16 @@ class Tallies:
     def listing(self, depth: int, miscounted: list[str] | None = None) -> tuple[int, list[Entry]]:
         """:meth:`tree` of ``/memories`` (its tally compared too, with the files it
         counts): everything of the user down to ``depth`` levels."""
-        root, files = self._root_tally()
+        root, counts = self._root_tally()
         total, entries = self.tree(root, MAX_DEPTH, miscounted)
-        found = sum(1 for entry in entries if not entry.node.is_dir)
-        if files is not None and files != found:
+        directories = sum(1 for entry in entries if entry.node.is_dir)
+        found = (len(entries) - directories, directories)
+        if counts is not None and counts != found:
             problem = tampered(
                 ROOT.id,
-                f"it holds {found} files but its tally records {files} (rows were removed, "
-                "hidden or added outside memvault)",
+                f"it holds {found[0]} files and {found[1]} directories but its tally records "
+                f"{counts[0]} and {counts[1]} (rows were removed, hidden or added outside "
+                "memvault)",
             )
             if miscounted is None:
                 raise problem

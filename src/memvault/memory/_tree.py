@@ -75,7 +75,7 @@ class Tree(_touch.LastUsed, Resealing, Tallies, SizeHints):
         self.stale = None
         self._used_on = {}
         self._fresh = {}
-        self._fresh_files = 0
+        self._fresh_counts = (0, 0)
         self._root_blob = None
         self._sizes = {}
         # context(a, b, c, d) == context(a, b) + context(c, d): the per-user part once.
@@ -290,7 +290,7 @@ class Tree(_touch.LastUsed, Resealing, Tallies, SizeHints):
             made.append(replace(node, id=node_id))
             self.added += 1
         if names:
-            self._retally((chain, 0, 1))
+            self._retally((chain, 0, 1), directories=len(names))
         return made
 
     def create_file(self, chain: Chain, name: str, text: str) -> Stored:
@@ -369,7 +369,7 @@ class Tree(_touch.LastUsed, Resealing, Tallies, SizeHints):
             size, files = node.size, 1
             nodes = self._store.delete_node(self._user_id, node.id)
         self.added -= nodes
-        self._retally((chain[:-1], -size, -1), files=-files)
+        self._retally((chain[:-1], -size, -1), files=-files, directories=files - nodes)
         self.acted = node.fid
 
     # -- last-used days (the rest is :class:`~._touch.LastUsed`) -------------------

@@ -22,8 +22,9 @@ class Limits:
 
     max_memory_bytes: int = MIB  # one file, UTF-8 text as stored (after redaction)
     max_user_bytes: int = 100 * MIB  # every file of one user together
-    max_memories: int = 10_000  # files of one user (directories are not counted)
+    max_memories: int = 10_000  # files of one user
     max_view_chars: int = 100_000  # characters one `view` returns; past it, a page and a hint
+    max_directories: int = 10_000  # directories of one user
 
 
 # name: (smallest, largest, what the number counts). A smallest view cap leaves room for
@@ -32,6 +33,7 @@ BOUNDS = {
     "max_memory_bytes": (1, 256 * MIB, "bytes"),
     "max_user_bytes": (1, 1 << 50, "bytes"),
     "max_memories": (1, 1 << 40, "files"),
+    "max_directories": (1, 1 << 40, "directories"),
     "max_view_chars": (4_000, 1 << 40, "characters"),
 }
 

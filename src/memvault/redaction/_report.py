@@ -112,6 +112,7 @@ _LIMIT_MEANINGS = {
     "max_memory_bytes": "bytes in one memory file",
     "max_user_bytes": "bytes in all of one user's memory files",
     "max_memories": "memory files one user may hold",
+    "max_directories": "directories one user may hold",
     "max_view_chars": "characters one view returns (past it: a page, and how to read on)",
 }
 

@@ -102,8 +102,8 @@ def test_a_row_deleted_outside_memvault_is_named(home: Path) -> None:
         "outside memvault)"
     )
     assert lines[4] == (
-        f"{damaged}: node 0, it holds 1 files but its tally records 2 (rows were removed, "
-        "hidden or added outside memvault)"
+        f"{damaged}: node 0, it holds 1 files and 1 directories but its tally records 2 and 1 "
+        "(rows were removed, hidden or added outside memvault)"
     )
     assert err == (
         "memvault: hint: restore the home from a backup; `memvault audit verify` names the "

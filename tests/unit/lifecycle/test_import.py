@@ -437,6 +437,28 @@ def test_the_users_limits_refuse_what_does_not_fit_dry_run_and_real_alike(
     )
 
 
+def test_new_directories_past_the_limit_are_refused_dry_run_and_real_alike(
+    home: Path, tmp_path: Path
+) -> None:
+    """Two directories allowed, one already held: of three files in new directories (two
+    in the same one), the third's directory is refused, in the dry run as for real."""
+    policy = tmp_path / "dirs.toml"
+    policy.write_text("version = 1\n[limits]\nmax_directories = 2\n")
+    memories = tmp_path / "memories"
+    for name in ("a/1.md", "a/2.md", "b/3.md"):
+        write(memories, name, "x")
+    with Vault.open(home, policy=policy) as vault:
+        vault.runner("alice").run({"command": "create", "path": "/memories/z/f", "file_text": ""})
+        dry = vault.import_memories(memories, "alice", dry_run=True)
+        real = vault.import_memories(memories, "alice")
+    for report in (dry, real):
+        assert [(f.path, f.reason) for f in report.files] == [
+            ("/memories/a/1.md", None),
+            ("/memories/a/2.md", None),
+            ("/memories/b/3.md", "quota_directories"),
+        ]
+
+
 def test_nothing_to_import_creates_no_user(vault: Vault, home: Path, tmp_path: Path) -> None:
     memories = tmp_path / "memories"
     write(memories, ".only-hidden", "x")

@@ -150,6 +150,57 @@ def test_shrinking_deleting_and_renaming_work_over_a_lowered_limit(
         )
 
 
+def test_new_directories_past_the_limit_are_refused(tmp_path: Path, home: Path) -> None:
+    """Directories count too: a create or rename that would make one past the limit is
+    refused and makes none; moving into directories that exist, and deleting, always run."""
+    policy = _policy(tmp_path, "max_directories = 2\n")
+    with Vault.open(home, policy=policy) as vault:
+        tool = vault.memory_tool(user="alice")
+        tool.call({"command": "create", "path": "/memories/a/b/c.md", "file_text": "x"})
+        before = listing(tool)
+        assert refused(tool, command="create", path="/memories/x/y.md", file_text="y") == (
+            "Error: Cannot create /memories/x/y.md: /memories holds 2 directories and may hold "
+            "at most 2. Use a directory that exists, or delete directories that are no longer "
+            "needed."
+        )
+        assert refused(
+            tool, command="rename", old_path="/memories/a/b/c.md", new_path="/memories/q/c.md"
+        ).startswith("Error: Cannot rename to /memories/q/c.md: /memories holds 2 directories")
+        assert listing(tool) == before
+        tool.call(
+            {"command": "rename", "old_path": "/memories/a/b/c.md", "new_path": "/memories/a/c"}
+        )
+        tool.call({"command": "delete", "path": "/memories/a/b"})
+        tool.call({"command": "create", "path": "/memories/x/y.md", "file_text": "y"})
+        assert vault.check().problems == []
+    last = [r for r in records(home) if r["outcome"] == "limit"]
+    assert [r["error"] for r in last] == ["quota_directories", "quota_directories"]
+
+
+def test_a_file_over_a_lowered_size_limit_may_shrink_but_not_grow(
+    tmp_path: Path, home: Path
+) -> None:
+    """A policy lowered below a file's size: edits that do not make it larger still run
+    (so it can be cut down), one that grows it is refused."""
+    with Vault.open(home) as vault:
+        vault.memory_tool(user="alice").call(
+            {"command": "create", "path": "/memories/big.md", "file_text": "x" * 3990 + "\nEND\n"}
+        )
+    lowered = _policy(tmp_path, "max_memory_bytes = 1_000\n")
+    with Vault.open(home, policy=lowered) as vault:
+        tool = vault.memory_tool(user="alice")
+        tool.call({"command": "str_replace", "path": "/memories/big.md", "old_str": "END",
+                   "new_str": "E"})  # fmt: skip
+        tool.call({"command": "str_replace", "path": "/memories/big.md", "old_str": "\nE\n",
+                   "new_str": "\nF\n"})  # fmt: skip
+        assert refused(
+            tool, command="insert", path="/memories/big.md", insert_line=0, insert_text="more"
+        ) == (
+            "Error: The file /memories/big.md would be 3,998 bytes, over the limit of 1,000 "
+            "bytes. Split the content across smaller files."
+        )
+
+
 @contextlib.contextmanager
 def _db(home: Path) -> Iterator[sqlite3.Connection]:
     with contextlib.closing(sqlite3.connect(home / "vault.db")) as db, db:
@@ -199,7 +250,10 @@ def test_the_limits_hold_and_the_counts_stay_right(tmp_path_factory: Any, steps:
     """Whatever the writes, a user never holds more files or bytes than the policy allows,
     and the counts the limits read equal what a full check counts."""
     base = tmp_path_factory.mktemp("limits")
-    policy = _policy(base, "max_memories = 4\nmax_user_bytes = 120\nmax_memory_bytes = 60\n")
+    policy = _policy(
+        base,
+        "max_memories = 4\nmax_user_bytes = 120\nmax_memory_bytes = 60\nmax_directories = 3\n",
+    )
     with Vault.open(base / "home", policy=policy) as vault:
         tool = vault.memory_tool(user="alice")
         for action, name, amount in steps:
@@ -227,4 +281,4 @@ def test_the_limits_hold_and_the_counts_stay_right(tmp_path_factory: Any, steps:
                 tool.call(command)
         report = vault.check()
         assert report.problems == []
-        assert report.files <= 4 and report.bytes <= 120
+        assert report.files <= 4 and report.bytes <= 120 and report.directories <= 3

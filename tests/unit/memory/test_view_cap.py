@@ -17,6 +17,7 @@ from memvault import MemoryTool, Vault
 
 CAP = 4_000
 _EXAMPLES = itertools.count()
+_WHOLE = re.compile(r'View it whole with "view_range": \[(\d+), \d+\]')
 _NEXT = re.compile(r'"view_range": \[(\d+), (-?\d+)\]\.$')
 
 
@@ -46,6 +47,10 @@ def read_all(tool: MemoryTool, path: str) -> tuple[list[str], int]:
         pages += 1
         body, _, note = view(tool, path, view_range).partition("\n\nNote: ")
         rows += body.split("\n")[1:]
+        whole = _WHOLE.search(note)
+        if whole:  # a line shown cut that a view of its own shows whole
+            line = [int(whole[1]), int(whole[1])]
+            rows[-1] = view(tool, path, line).split("\n", 1)[1]
         found = _NEXT.search(note)
         if not found:
             return rows, pages
@@ -98,6 +103,25 @@ def test_a_line_longer_than_a_view_is_shown_cut(capped: Vault) -> None:
     assert alone.endswith(f"only its first {cut:,} characters are shown.")
 
 
+def test_a_line_that_fits_a_view_alone_is_named_and_shown_whole_on_its_own(
+    capped: Vault,
+) -> None:
+    """A line too long to share a page with the note, but not longer than a view: the
+    note names the range that shows it whole, and following the notes reads it whole."""
+    tool = capped.memory_tool(user="alice")
+    text = "a" * 3_920 + "\nb\nc"
+    tool.call({"command": "create", "path": "/memories/l.md", "file_text": text})
+    first = view(tool, "/memories/l.md")
+    header = "Here's the content of /memories/l.md with line numbers:\n"
+    cut = CAP - len(header) - 400 - 7
+    assert first.endswith(
+        f"\n\nNote: line 1 is 3,920 characters long: only its first {cut:,} are shown here. "
+        'View it whole with "view_range": [1, 1], then read on with "view_range": [2, -1].'
+    )
+    assert view(tool, "/memories/l.md", [1, 1]) == f"{header}     1\t{'a' * 3_920}"
+    assert view(tool, "/memories/l.md", [2, -1]) == f"{header}     2\tb\n     3\tc"
+
+
 def test_a_long_listing_is_paged_by_rows(capped: Vault, home: Path) -> None:
     tool = capped.memory_tool(user="alice")
     for n in range(150):
@@ -130,9 +154,9 @@ def test_the_default_cap_pages_a_file_at_the_size_limit(vault: Vault) -> None:
 @settings(
     max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
-@given(lengths=st.lists(st.integers(0, 3_000), min_size=1, max_size=60))
+@given(lengths=st.lists(st.integers(0, 3_930), min_size=1, max_size=60))
 def test_paging_reads_any_file_whole(capped: Vault, lengths: list[int]) -> None:
-    """Lines that fit a page: following the notes gives every line once, in order."""
+    """Lines that fit a view: following the notes gives every line once, whole, in order."""
     tool = capped.memory_tool(user="alice")
     text = "\n".join(chr(ord("a") + n % 26) * length for n, length in enumerate(lengths))
     path = f"/memories/p{next(_EXAMPLES)}.md"

@@ -12,7 +12,7 @@ from memvault.cli import main
 from memvault.errors import PolicyError
 from memvault.redaction import Limits, load
 
-KEYS = "'max_memory_bytes', 'max_user_bytes', 'max_memories', 'max_view_chars'"
+KEYS = "'max_memory_bytes', 'max_user_bytes', 'max_memories', 'max_directories', 'max_view_chars'"
 
 
 def _policy(tmp_path: Path, body: str) -> Path:
@@ -118,10 +118,11 @@ def test_policy_check_shows_the_limits_in_force(tmp_path: Path) -> None:
     code, out, err = _cli("policy", "check", str(path))
     assert (code, err) == (0, "")
     start = out.index("limits ([limits]):\n")
-    assert out[start:].splitlines()[1:5] == [
+    assert out[start:].splitlines()[1:6] == [
         "  max_memory_bytes    1,048,576  default  bytes in one memory file",
         "  max_user_bytes    104,857,600  default  bytes in all of one user's memory files",
         "  max_memories              250  policy   memory files one user may hold",
+        "  max_directories        10,000  default  directories one user may hold",
         "  max_view_chars         20,000  policy   characters one view returns (past it: a "
         "page, and how to read on)",
     ]
