@@ -436,6 +436,33 @@ def test_detects(
     assert redacted(redactor, text) == text.replace(value, f"[REDACTED:{kind}]", 1)
 
 
+@pytest.mark.parametrize(
+    "value",
+    [
+        "/MyW9FIdzPVBmaIvKT1P1QdfTazKG5HhdyxNPeK1",  # base64 starts with "/" one time in 64
+        "/3oS1XqtW2QlD6/5NpwZDN9HlwsOqOTPZS9gvltk",
+        "PPNHQYTV/V81jBGExtqx8RSu21pf9xXxXnKGXy7Y",  # "xXxX" is no elision
+    ],
+)
+def test_random_secrets_that_look_like_a_path_or_an_elision_are_found(
+    redactor: Redactor, value: str
+) -> None:
+    text = f"neuer Secret nach der Rotation: {value}"
+    assert secret_findings(redactor, text) == [("secret_in_prose_gap", "secret", value)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "rotated the client secret today, kept in: /etc/app/secrets/client.key",
+        "new secret for the staging box, see: /home/deploy/Config2024/notes",
+        "the secret, masked: sk-live-XXXX-XXXX-XXXX-XXXX",
+    ],
+)
+def test_paths_and_elisions_after_a_secret_word_are_kept(redactor: Redactor, text: str) -> None:
+    assert secret_findings(redactor, text) == []
+
+
 def test_github_token_exact_output(redactor: Redactor) -> None:
     """A GitHub token in a shell export becomes a typed marker, nothing else changes."""
     text = f"export GITHUB_TOKEN={crc_token('ghp_')}"

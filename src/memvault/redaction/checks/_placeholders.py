@@ -41,8 +41,15 @@ _DUMMY_PARTS = word_list("dummy_parts.txt")
 _PRINTF = re.compile(r"%\([a-z_][a-z0-9_]*\)[sdr]|^%[sdr]$")
 
 
-def _dummy_part(low: str) -> bool:
-    return any(part in low for part in _DUMMY_PARTS) or ("%" in low and bool(_PRINTF.search(low)))
+# An elision is written in one case ("xxxx", "XXXX"): a random key holds "xXxX" by chance.
+_ONE_CASE_PARTS = frozenset({"xxxx"})
+
+
+def _dummy_part(value: str, low: str) -> bool:
+    for part in _DUMMY_PARTS:
+        if part in low and (part not in _ONE_CASE_PARTS or part in value or part.upper() in value):
+            return True
+    return "%" in low and bool(_PRINTF.search(low))
 
 
 _MASK = re.compile(r"[xX*#•._\-0]+")
@@ -101,7 +108,7 @@ def placeholder(value: str) -> bool:
     low = value.lower()
     if low in _DUMMIES or _few_kinds(low) or _MASK.fullmatch(value):
         return True
-    if low.startswith(_DUMMY_PREFIXES) or _dummy_part(low) or _PREFIXED_DUMMY.match(value):
+    if low.startswith(_DUMMY_PREFIXES) or _dummy_part(value, low) or _PREFIXED_DUMMY.match(value):
         return True
     if _SECRET_REFERENCE.match(low) or _TEMPLATE_TOKEN.fullmatch(value):
         return True
@@ -128,6 +135,12 @@ _NAME_WORD = re.compile(
     r"[a-z][a-z0-9]*|[A-Z][A-Z0-9]*|[A-Z]*[a-z]+(?:[A-Z]+[a-z]{2,})*[A-Z]*[0-9]*"
 )
 _NAME_SEPARATORS = re.compile(r"[._]+")
+
+
+def named(value: str) -> bool:
+    """A name as people write them, in words split by ``.``, ``_`` or ``-``
+    (``Config2024``, ``dbPassword``, ``release-notes``), not a random run of characters."""
+    return all(_NAME_WORD.fullmatch(word) for word in re.split(r"[._-]+", value) if word)
 
 
 def code(value: str) -> bool:

@@ -19,7 +19,7 @@ import zlib
 from collections import Counter
 
 from .._words import word_list
-from ._placeholders import EXAMPLES, code, placeholder
+from ._placeholders import EXAMPLES, code, named, placeholder
 
 _IDENTIFIER = re.compile(r"[a-z_]+|[A-Z_]+")
 
@@ -124,7 +124,25 @@ def machine_made(value: str) -> bool:
 
 def mixed_not_url(value: str) -> bool:
     """:func:`mixed`, but not a link or a path ('reset link: https://...')."""
-    return "://" not in value and not value.startswith(("/", "www.")) and mixed(value)
+    return "://" not in value and not value.startswith("www.") and not path(value) and mixed(value)
+
+
+def path(value: str) -> bool:
+    """An absolute path, as a note names where something is kept: ``/`` and names. Not a
+    value that merely starts with ``/``, as one in 64 base64 secrets does: a name of 8 or
+    more characters mixing upper case, lower case and digits out of word order reads as
+    random, not as a
+    directory or file someone named (``Config2024`` reads as named)."""
+    if not value.startswith("/"):
+        return False
+    return not any(
+        len(name) >= 8
+        and any(c.isupper() for c in name)
+        and any(c.islower() for c in name)
+        and any(c.isdigit() for c in name)
+        and not named(name)
+        for name in value.split("/")
+    )
 
 
 # Public halves that a note may hand over like a secret: OpenSSH public key blobs (base64
@@ -140,7 +158,8 @@ def opaque(value: str) -> bool:
     prose as the secret itself (``the signing key is `X` ``)."""
     return (
         "://" not in value
-        and not value.startswith(("/", "~", "./", "www.", *_PUBLIC_KEY_PREFIXES))
+        and not value.startswith(("~", "./", "www.", *_PUBLIC_KEY_PREFIXES))
+        and not path(value)
         and not _FILE_NAME.fullmatch(value)
         and bare(value)
     )
