@@ -20,6 +20,8 @@ import anyio
 from mcp import Client, StdioServerParameters, stdio_client
 from mcp.types import CallToolResult, TextContent
 
+from memvault import Vault
+
 T = TypeVar("T")
 
 INITIALIZE = {
@@ -42,6 +44,14 @@ def server_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
         env["PYTHONPATH"] = os.environ["PYTHONPATH"]
     env.update(extra or {})
     return env
+
+
+def made_home(tmp_path: Path) -> Path:
+    """A vault made beforehand, as the README has it made in a terminal: a server serves
+    a vault that exists and never makes one."""
+    made = tmp_path / "home"
+    Vault.open(made).close()
+    return made
 
 
 def server_argv(home: Path, *args: str) -> list[str]:

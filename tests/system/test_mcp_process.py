@@ -21,7 +21,15 @@ from typing import Any
 import pytest
 
 from memvault import Vault
-from tests.support.mcp_client import INITIALIZE, INITIALIZED, receive, send, spawn, tool_call
+from tests.support.mcp_client import (
+    INITIALIZE,
+    INITIALIZED,
+    made_home,
+    receive,
+    send,
+    spawn,
+    tool_call,
+)
 from tests.unit.cli.test_exec_lines import run
 
 pytestmark = pytest.mark.system
@@ -33,11 +41,7 @@ STATES = {"create": TEXT, "str_replace": "v2\n", "insert": "v2\nv3\n"}  # after 
 
 @pytest.fixture
 def home(tmp_path: Path) -> Path:
-    """A vault made beforehand, as the README has it made in a terminal: a server serves
-    a vault that exists and never makes one."""
-    made = tmp_path / "home"
-    Vault.open(made).close()
-    return made
+    return made_home(tmp_path)
 
 
 def _writes(first: int, count: int) -> list[dict[str, Any]]:

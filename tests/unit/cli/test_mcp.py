@@ -25,6 +25,7 @@ from tests.support.mcp_client import (
     INITIALIZED,
     call,
     in_session,
+    made_home,
     receive,
     send,
     server_argv,
@@ -108,11 +109,7 @@ ERRORS: list[tuple[dict[str, Any], str]] = [
 
 @pytest.fixture
 def home(tmp_path: Path) -> Path:
-    """A vault made beforehand, as the README has it made in a terminal: a server serves
-    a vault that exists and never makes one."""
-    made = tmp_path / "home"
-    Vault.open(made).close()
-    return made
+    return made_home(tmp_path)
 
 
 def _errfile(tmp_path: Path) -> Path:
@@ -354,6 +351,19 @@ def test_requests_sent_at_once_run_in_order_and_are_all_answered_before_exit(
     assert run(["--home", str(home), "audit", "verify"])[0] == 0
 
 
+def _started_as_a_client(home: Path) -> subprocess.CompletedProcess[bytes]:
+    """The server started as a client starts it (a minimal environment, stdin a pipe that
+    sends the handshake and closes), run to its end."""
+    return subprocess.run(
+        server_argv(home, *SESSION),
+        input=json.dumps(INITIALIZE).encode() + b"\n",
+        capture_output=True,
+        env={**{k: os.environ[k] for k in ("HOME", "PATH")}, **server_env()},
+        timeout=60,
+        check=False,
+    )
+
+
 def test_a_passphrase_with_no_terminal_is_refused_before_serving(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -365,14 +375,7 @@ def test_a_passphrase_with_no_terminal_is_refused_before_serving(
     with Vault.open(home, key_provider="passphrase"):
         pass
     monkeypatch.delenv("MEMVAULT_PASSPHRASE")
-    done = subprocess.run(
-        server_argv(home, *SESSION),
-        input=json.dumps(INITIALIZE).encode() + b"\n",
-        capture_output=True,
-        env={**{k: os.environ[k] for k in ("HOME", "PATH")}, **server_env()},
-        timeout=60,
-        check=False,
-    )
+    done = _started_as_a_client(home)
     err = done.stderr.decode()
     assert (done.returncode, done.stdout) == (1, b"")
     assert err.startswith("memvault: error: no passphrase for vault ")
@@ -383,14 +386,7 @@ def test_a_home_without_a_vault_is_refused_and_left_empty(tmp_path: Path) -> Non
     """A mistyped home in a client's config: exit 1 naming it, before serving; nothing is
     made there (no vault, no key), so no empty vault stands in for the real one."""
     home = tmp_path / "typo"
-    done = subprocess.run(
-        server_argv(home, *SESSION),
-        input=json.dumps(INITIALIZE).encode() + b"\n",
-        capture_output=True,
-        env={**{k: os.environ[k] for k in ("HOME", "PATH")}, **server_env()},
-        timeout=60,
-        check=False,
-    )
+    done = _started_as_a_client(home)
     assert (done.returncode, done.stdout) == (1, b"")
     assert done.stderr.decode() == (
         f"memvault: error: no vault at {home}: an MCP server serves an existing vault and never "
