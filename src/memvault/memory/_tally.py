@@ -115,7 +115,10 @@ class Tallies:
                 children, size = _TALLY_FIRST.unpack_from(plain)
         except (IntegrityError, struct.error):
             raise tampered(ROOT.id, "the tally of /memories does not open") from None
-        return ROOT.with_tally(size, children), counts
+        root = ROOT.with_tally(size, children)
+        if counts is not None:  # opened once a transaction: kept as this one sees it
+            self._fresh[ROOT.id], self._fresh_counts = root, counts
+        return root, counts
 
     def usage(self) -> Usage:
         """What all the user's memories take, as this transaction sees them: from the root
@@ -133,6 +136,12 @@ class Tallies:
         inside = sum(1 for entry in entries if len(entry.parts) == 1)
         directories = sum(1 for entry in entries if entry.node.is_dir)
         return total, inside, (len(entries) - directories, directories)
+
+    def count_root(self) -> None:
+        """Inside a write transaction: give ``/memories`` a tally with its counts, from its
+        rows, if it has none (a user of an older vault); once, then every write keeps it."""
+        if self._root_tally()[1] is None:
+            self._save_root(*self._added_root(0, 0, (0, 0)))
 
     def _root_ctx(self) -> bytes:
         return _crypto.context(labels.AAD_ROOT_TALLY, self._token)

@@ -122,8 +122,11 @@ class Tree(_touch.LastUsed, Resealing, Tallies, SizeHints):
             self._keyring = self._load_keyring(primary)
 
     def begin_write(self, stamp: int) -> None:
-        """Inside a write transaction: the sequence number of the record it will append."""
+        """Inside a write transaction: the sequence number of the record it will append.
+        A root tally kept before it counted files and directories gets its counts here,
+        before the command's own step, so a refused command keeps them too."""
         self._stamp, self.added, self.acted = stamp, 0, None
+        self.count_root()
 
     def savepoint(self) -> AbstractContextManager[None]:
         """A step inside the current transaction, undone alone if it raises."""

@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 
 from memvault import MemoryTool, Vault
 from memvault.cli import main
+from memvault.memory import Tree
 
 
 def _policy(tmp_path: Path, limits: str) -> Path:
@@ -223,6 +224,31 @@ def test_a_user_without_a_root_tally_is_counted(small: Vault, home: Path) -> Non
         tool.call({"command": "create", "path": "/memories/e", "file_text": ""})
         assert "holds 3 files" in refused(tool, command="create", path="/memories/f", file_text="")
         assert vault.check().problems == []
+
+
+def test_a_refused_write_keeps_the_counts_it_made_for_an_older_user(
+    small: Vault, home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A user whose tally has no counts is counted once, at the first write transaction,
+    and keeps them even when that write is refused: the next refusals walk nothing."""
+    tool = small.memory_tool(user="alice")
+    for name in ("a", "b", "c"):
+        tool.call({"command": "create", "path": f"/memories/{name}.md", "file_text": "x"})
+    small.close()
+    with _db(home) as db:
+        db.execute("UPDATE users SET root = NULL")
+    walks = []
+    count_all = Tree._count_all
+    monkeypatch.setattr(Tree, "_count_all", lambda tree: walks.append(1) or count_all(tree))
+    with Vault.open(home, policy=small_policy(home)) as vault:
+        tool = vault.memory_tool(user="alice")
+        for _ in range(3):
+            assert "holds 3 files" in refused(
+                tool, command="create", path="/memories/e", file_text=""
+            )
+    assert len(walks) == 1
+    with _db(home) as db:
+        assert db.execute("SELECT count(*) FROM users WHERE root IS NULL").fetchone() == (0,)
 
 
 def small_policy(home: Path) -> Path:
