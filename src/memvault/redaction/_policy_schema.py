@@ -71,10 +71,13 @@ class Checker:
         return None
 
     def section(self, name: str, nth: int = 1) -> int | None:
-        """The index of a section's ``nth`` header (``[name]``, ``[[name]]``), else of the
-        first line that sets it as a key (``name = ...``, ``name.key = ...``)."""
+        """The index of a section's ``nth`` header (``[name]``, ``[[name]]``), else of its
+        first sub-table's (``[name.key]``), else of the first line that sets it as a key
+        (``name = ...``, ``name.key = ...``)."""
         escaped = re.escape(name)
         found = self._find(rf"^\s*\[\[?\s*{escaped}\s*\]", nth=nth)
+        if found is None:  # a sub-table only: ``[limits.max_memories]``
+            found = self._find(rf"^\s*\[\[?\s*{escaped}\s*\.", nth=nth)
         return found if found is not None else self._find(rf"^\s*[\"']?{escaped}[\"']?\s*[=.]")
 
     def setting(self, name: str) -> int:

@@ -50,6 +50,12 @@ def test_a_policy_may_set_some_and_keep_the_rest(tmp_path: Path) -> None:
     [
         ("limits = 5\n", 2, "[limits] must be a table"),
         (
+            "[limits.max_memories]\nvalue = 3\n",
+            2,
+            "'max_memories' must be a whole number of files from 1 to 1,099,511,627,776 "
+            "(no quotes, no unit; underscores may group digits: 100_000)",
+        ),
+        (
             "[limits]\nmax_files = 3\n",
             3,
             f"unknown setting 'max_files' in [limits] (use {KEYS})",
