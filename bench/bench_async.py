@@ -29,12 +29,9 @@ import argparse
 import asyncio
 import gc
 import itertools
-import json
 import random
-import shutil
 import statistics
 import sys
-import tempfile
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import asdict, dataclass
@@ -43,9 +40,8 @@ from typing import Any, Literal
 
 from anthropic.tools.memory import BetaAsyncLocalFilesystemMemoryTool
 from bench_commands import (
-    environment,
-    isolated_environment,
     note_text,
+    run_scratch,
     summarize,
     sync_latency,
 )
@@ -268,37 +264,27 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
     plan = QUICK if args.quick else FULL
-    root = Path(tempfile.mkdtemp(prefix="memvault-bench-async-", dir=args.dir))
-    started = time.monotonic()
+    return run_scratch("memvault-bench-async-", args, lambda root, clock: _run(plan, root))
+
+
+def _run(plan: Plan, root: Path) -> dict[str, Any]:
+    print(
+        f"{plan.commands} commands a round, {plan.rounds} rounds (+1 warm-up) per sessions x "
+        f"backend, order seeded {SEED}"
+    )
+    home, reference_root = root / "vault", root / "reference"
     results: dict[str, Any] = {}
-    try:
-        env = environment(root)
-        print(f"memvault from {env['memvault']}; data in {root}: {env['filesystem']}")
+    for n, mode in enumerate(MODES):
+        sync = sync_latency(root, plan.sync_probes)
         print(
-            f"python {env['python']}, sqlite {env['sqlite']}, anthropic {env['anthropic']}, "
-            f"{env['cpus']} cpus; {plan.commands} commands a round, {plan.rounds} rounds "
-            f"(+1 warm-up) per sessions x backend, order seeded {SEED}"
+            f"\n{mode}: disk floor, 4 KB write + fdatasync: median "
+            f"{sync.median_us:.0f}, p99 {sync.p99_us:.0f} microseconds",
+            flush=True,
         )
-        with isolated_environment(root):
-            home, reference_root = root / "vault", root / "reference"
-            for n, mode in enumerate(MODES):
-                sync = sync_latency(root, plan.sync_probes)
-                print(
-                    f"\n{mode}: disk floor, 4 KB write + fdatasync: median "
-                    f"{sync.median_us:.0f}, p99 {sync.p99_us:.0f} microseconds",
-                    flush=True,
-                )
-                first = n * (plan.rounds + 1)
-                rounds = asyncio.run(measure_mode(mode, home, reference_root, plan, first))
-                results[mode] = {"sync_probe_us": asdict(sync), **print_table(mode, rounds)}
-    finally:
-        shutil.rmtree(root, ignore_errors=True)
-    print(f"\ntotal {time.monotonic() - started:.0f} s")
-    if args.json is not None:
-        report = {"environment": env, "plan": asdict(plan), "modes": results}
-        args.json.write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
-        print(f"figures written to {args.json}")
-    return 0
+        first = n * (plan.rounds + 1)
+        rounds = asyncio.run(measure_mode(mode, home, reference_root, plan, first))
+        results[mode] = {"sync_probe_us": asdict(sync), **print_table(mode, rounds)}
+    return {"plan": asdict(plan), "modes": results}
 
 
 if __name__ == "__main__":

@@ -519,41 +519,28 @@ def main(argv: Sequence[str] | None = None) -> int:
         started = time.monotonic()
         return scale_main(args, lambda: time.monotonic() - started)
     plan = QUICK if args.quick else FULL
-    root = Path(tempfile.mkdtemp(prefix="memvault-bench-", dir=args.dir))
-    started = time.monotonic()
-    try:
-        env = environment(root)
-        print(f"memvault from {env['memvault']}; data in {root}: {env['filesystem']}")
-        print(
-            f"python {env['python']}, sqlite {env['sqlite']}, cryptography "
-            f"{env['cryptography']}, anthropic {env['anthropic']}, {env['cpus']} cpus"
-        )
-        with isolated_environment(root):
-            home, reference_root = root / "vault", root / "reference"
-            print(
-                f"building {USERS} users x {TOPICS * NOTES_PER_TOPIC} notes of {NOTE_BYTES} B, "
-                f"plus {ARCHIVE_NOTES} in one directory, on both backends ...",
-                flush=True,
-            )
-            populate_memvault(home)
-            populate_reference(reference_root)
-            print(f"  built in {time.monotonic() - started:.0f} s", flush=True)
-            results: dict[str, Any] = {}
-            for n, mode in enumerate(MODES):
-                # Each pass names its notes apart from the last one's.
-                first = n * (plan.warmup + plan.iterations)
-                sync = sync_latency(root, plan.sync_probes)
-                samples = measure_mode(mode, home, reference_root, plan, first=first)
-                print_table(mode, samples, sync)
-                results[mode] = {"sync_probe_us": asdict(sync), **raw_figures(samples)}
-    finally:
-        shutil.rmtree(root, ignore_errors=True)
-    print(f"\ntotal {time.monotonic() - started:.0f} s")
-    if args.json is not None:
-        report = {"environment": env, "plan": asdict(plan), "modes": results}
-        args.json.write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
-        print(f"raw figures written to {args.json}")
-    return 0
+    return run_scratch("memvault-bench-", args, lambda root, clock: _run(plan, root, clock))
+
+
+def _run(plan: Plan, root: Path, clock: Callable[[], float]) -> dict[str, Any]:
+    home, reference_root = root / "vault", root / "reference"
+    print(
+        f"building {USERS} users x {TOPICS * NOTES_PER_TOPIC} notes of {NOTE_BYTES} B, "
+        f"plus {ARCHIVE_NOTES} in one directory, on both backends ...",
+        flush=True,
+    )
+    populate_memvault(home)
+    populate_reference(reference_root)
+    print(f"  built in {clock():.0f} s", flush=True)
+    results: dict[str, Any] = {}
+    for n, mode in enumerate(MODES):
+        # Each pass names its notes apart from the last one's.
+        first = n * (plan.warmup + plan.iterations)
+        sync = sync_latency(root, plan.sync_probes)
+        samples = measure_mode(mode, home, reference_root, plan, first=first)
+        print_table(mode, samples, sync)
+        results[mode] = {"sync_probe_us": asdict(sync), **raw_figures(samples)}
+    return {"plan": asdict(plan), "modes": results}
 
 
 if __name__ == "__main__":
