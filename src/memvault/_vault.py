@@ -28,7 +28,7 @@ from .memory import (
     open_keys,
     verify_store,
 )
-from .redaction import Limits, load_policy
+from .redaction import load_policy
 from .store import Durability, SqliteStore, Store
 
 if TYPE_CHECKING:
@@ -60,17 +60,6 @@ def _check_options(durability: object, max_file_bytes: object) -> None:
         or max_file_bytes < 1
     ):
         raise UsageError("max_file_bytes must be a positive integer")
-
-
-def _limits(limits: Limits, max_file_bytes: int | None) -> Limits:
-    """The policy's limits, with the largest memory ``Vault.open`` was given, if any."""
-    if max_file_bytes is None:
-        return limits
-    return dataclasses.replace(
-        limits,
-        max_memory_bytes=max_file_bytes,
-        max_user_bytes=max(limits.max_user_bytes, max_file_bytes),
-    )
 
 
 def _chosen_provider(
@@ -124,6 +113,11 @@ class Vault(AsyncMethods, LifecycleMethods):
 
     def __repr__(self) -> str:
         return f"<Vault {self.vault_id} at {self.home}>"
+
+    @staticmethod
+    def exists(home: str | os.PathLike[str]) -> bool:
+        """Whether ``home`` holds a vault (:meth:`open` would open one, not make one)."""
+        return (Path(home).expanduser() / DB_NAME).is_file()
 
     @classmethod
     def open(
@@ -215,7 +209,7 @@ class Vault(AsyncMethods, LifecycleMethods):
                 home_path,
                 store,
                 master,
-                Handlers(screen, limits=_limits(loaded.limits, max_file_bytes)),
+                Handlers(screen, limits=loaded.limits.with_memory_bytes(max_file_bytes)),
                 unlocked.provider,
                 audit,
             )

@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 from typing import IO, Any
 
-from .._vault import DB_NAME, Vault
+from .._vault import Vault
 from ..errors import ConfigurationError, MasterKeyError, UsageError
 
 ENV_USER = "MEMVAULT_USER"
@@ -91,7 +91,7 @@ def _open(options: dict[str, Any]) -> Vault:
     whatever home its configuration names, and a mistyped one would otherwise become a
     new, empty vault, whose memories the model would take for all it has."""
     home = Path(options["home"]).expanduser().absolute()
-    if not (home / DB_NAME).is_file():
+    if not Vault.exists(home):
         raise ConfigurationError(
             f"no vault at {home}: an MCP server serves an existing vault and never makes one",
             hint=f"check the home in the client's configuration, or make the vault first, in "

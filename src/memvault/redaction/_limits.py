@@ -8,6 +8,7 @@ or raise any of them. The memory layer applies them (``memory/_handlers.py``).
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,6 +26,15 @@ class Limits:
     max_memories: int = 10_000  # files of one user
     max_view_chars: int = 100_000  # characters one `view` returns; past it, a page and a hint
     max_directories: int = 10_000  # directories of one user
+
+    def with_memory_bytes(self, largest: int | None) -> Limits:
+        """These limits with another largest memory (``Vault.open(max_file_bytes=...)``),
+        the user's bytes raised to it if they were fewer; these if ``largest`` is None."""
+        if largest is None:
+            return self
+        return dataclasses.replace(
+            self, max_memory_bytes=largest, max_user_bytes=max(self.max_user_bytes, largest)
+        )
 
 
 # name: (smallest, largest, what the number counts). A smallest view cap leaves room for
