@@ -31,7 +31,7 @@ from typing import Any
 from .._text import clean_text
 from ..audit import Event
 from ..errors import BlockedError, CommandError, RedactionError, StorageError, VaultError
-from ..memory import Create, MemoryPath, Runner, Screen, Tree, Usage, check_usage
+from ..memory import Create, MemoryPath, Node, Runner, Screen, Tree, Usage, check_usage
 from ._parts import Parts
 from ._source import Found, opened, walk
 
@@ -252,12 +252,13 @@ class _Plan:
         try:
             path = handlers.screen.path(found.path, "path", refuse=True)
             handlers.check_input(Create(path, found.text))
-            place = self._place(path)
+            chain = self._walk(path)
+            place = self._place(path, chain)
             if place is not None and place.kind == "exists":
                 raise place
             redacted = handlers.screened(path, found.text, self._pseudonym)
             size = len(redacted.text.encode())
-            dirs = self._new_directories(path)
+            dirs = self._new_directories(path, chain)
             check_usage(handlers.limits, path, "create", self._used(), size, 1, len(dirs))
             if place is not None:
                 raise place
@@ -287,25 +288,28 @@ class _Plan:
                     self._usage = self._tree.usage()
         return self._usage
 
-    def _new_directories(self, path: MemoryPath) -> list[tuple[str, ...]]:
-        """The directories above ``path`` that neither the vault nor the plan holds."""
-        prefixes = [path.parts[:n] for n in range(1, len(path.parts))]
-        missing = [p for p in prefixes if p not in self._planned_dirs]
-        if missing and self._tree is not None:
-            with self._lock, self._tree.transaction(write=False):
-                chain = self._tree.walk(path.parts[:-1])
-            missing = [p for p in missing if len(p) >= len(chain)]
-        return missing
+    def _walk(self, path: MemoryPath) -> list[Node] | None:
+        """What the vault holds along ``path`` (None: the user is not in the vault)."""
+        if self._tree is None:
+            return None
+        with self._lock, self._tree.transaction(write=False):
+            return self._tree.walk(path.parts)
 
-    def _place(self, path: MemoryPath) -> CommandError | None:
-        """Why ``create`` would refuse the place: something there, or a file above it."""
+    def _new_directories(self, path: MemoryPath, chain: list[Node] | None) -> list[tuple[str, ...]]:
+        """The directories above ``path`` that neither the vault (``chain``, the walk of
+        ``path``) nor the plan holds."""
+        prefixes = [path.parts[:n] for n in range(1, len(path.parts))]
+        held = 0 if chain is None else len(chain) - 1
+        return [p for p in prefixes if p not in self._planned_dirs and len(p) > held]
+
+    def _place(self, path: MemoryPath, chain: list[Node] | None) -> CommandError | None:
+        """Why ``create`` would refuse the place: something there, or a file above it
+        (``chain``: the walk of ``path`` in the vault)."""
         prefixes = [path.parts[:n] for n in range(1, len(path.parts))]
         if path.parts in self._planned:
             return CommandError(EXISTS, kind="exists")
         blocker = next((p for p in prefixes if p in self._planned), None)
-        if blocker is None and self._tree is not None:
-            with self._lock, self._tree.transaction(write=False):
-                chain = self._tree.walk(path.parts)
+        if blocker is None and chain is not None:
             if len(chain) == len(path.parts) + 1:
                 return CommandError(EXISTS, kind="exists")
             if not chain[-1].is_dir:
