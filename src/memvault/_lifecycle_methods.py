@@ -17,7 +17,7 @@ from .memory import Runner, check_user
 class LifecycleMethods:
     """Mixed into :class:`~memvault.Vault`."""
 
-    home: Path
+    home: Path | None
     _provider: KeyProvider
 
     @property

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import re
 import threading
@@ -10,13 +9,13 @@ from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
-from . import _fs, lifecycle
+from . import lifecycle
 from ._async_methods import AsyncMethods
 from ._lifecycle_methods import LifecycleMethods
 from ._log import log as _log
-from .audit import DIR_NAME as AUDIT_DIR
-from .audit import AuditLog, Event, Problem, UserAuditKey
-from .errors import ConfigurationError, IntegrityError, StorageError, UsageError
+from ._opening import DB_NAME, check_options, chosen_provider, open_log, open_store
+from .audit import Event, Log, Problem, UserAuditKey
+from .errors import IntegrityError, StorageError, UsageError
 from .keys import KeyProvider, MasterKeys, ProviderOptions
 from .memory import (
     Handlers,
@@ -29,57 +28,21 @@ from .memory import (
     verify_store,
 )
 from .redaction import load_policy
-from .store import Durability, SqliteStore, Store
+from .store import Durability, PgStore, Store, is_dsn
 
 if TYPE_CHECKING:
     from concurrent.futures import ThreadPoolExecutor
 
     from .tool import MemoryTool
 
-DB_NAME = "vault.db"
 _SESSION = re.compile(r"[A-Za-z0-9._:/+=-]{1,128}")
 
 
-def _open_store(home: Path, durability: Durability) -> Store:
-    try:
-        return SqliteStore(home / DB_NAME, durability=durability)
-    except StorageError:
-        # A disk too full for SQLite's shared-memory file: give back the space the log
-        # keeps for deletes (so a delete can free more), and try once more.
-        if not AuditLog.make_room(home / AUDIT_DIR):
-            raise
-        return SqliteStore(home / DB_NAME, durability=durability)
-
-
-def _check_options(durability: object, max_file_bytes: object) -> None:
-    if durability not in ("full", "normal"):
-        raise UsageError("durability must be 'full' or 'normal'")
-    if max_file_bytes is not None and (
-        isinstance(max_file_bytes, bool)
-        or not isinstance(max_file_bytes, int)
-        or max_file_bytes < 1
-    ):
-        raise UsageError("max_file_bytes must be a positive integer")
-
-
-def _chosen_provider(
-    key_provider: str | KeyProvider | ProviderOptions | None,
-    master_key_file: str | os.PathLike[str] | None,
-) -> ProviderOptions | KeyProvider:
-    """What ``Vault.open`` was told about the master key, as the unlocking step takes it."""
-    if key_provider is None or isinstance(key_provider, str):
-        return ProviderOptions(kind=key_provider, key_file=master_key_file)
-    if isinstance(key_provider, ProviderOptions):
-        if master_key_file is not None and key_provider.key_file is None:
-            return dataclasses.replace(key_provider, key_file=master_key_file)
-        return key_provider
-    return key_provider
-
-
 class Vault(AsyncMethods, LifecycleMethods):
-    """An encrypted memory vault in a home directory.
+    """An encrypted memory vault in a home directory, or in a PostgreSQL database.
 
-    ``Vault.open(home)`` creates the vault on first use. The master key is
+    ``Vault.open(home)`` creates the vault on first use (in a database, once
+    ``memvault db migrate`` has made its schema). The master key is
     taken from ``$MEMVAULT_MASTER_KEY`` (base64 of 32 bytes) if set, else from
     a key file kept outside the home (``master_key_file``,
     ``$MEMVAULT_MASTER_KEY_FILE``, or ``~/.config/memvault/keys/<vault id>.key``),
@@ -88,14 +51,16 @@ class Vault(AsyncMethods, LifecycleMethods):
 
     def __init__(
         self,
-        home: Path,
+        home: Path | None,
         store: Store,
         master: MasterKeys,
         handlers: Handlers,
         provider: KeyProvider,
-        audit: AuditLog,
+        audit: Log,
+        location: str | None = None,
     ) -> None:
-        self.home = home
+        self.home = home  # None for a vault in a database
+        self.location = location or str(home)  # the home, or the database's URI (no password)
         self._store = store
         self._master = master
         self._provider = provider
@@ -112,12 +77,19 @@ class Vault(AsyncMethods, LifecycleMethods):
         return self._master.vault_id
 
     def __repr__(self) -> str:
-        return f"<Vault {self.vault_id} at {self.home}>"
+        return f"<Vault {self.vault_id} at {self.location}>"
 
     @staticmethod
     def exists(home: str | os.PathLike[str]) -> bool:
-        """Whether ``home`` holds a vault (:meth:`open` would open one, not make one)."""
-        return (Path(home).expanduser() / DB_NAME).is_file()
+        """Whether ``home`` holds a vault (:meth:`open` would open one, not make one). For
+        a database: whether it holds a vault's identity (it may still need migrating)."""
+        if not is_dsn(home):
+            return (Path(home).expanduser() / DB_NAME).is_file()
+        store = PgStore(str(home))
+        try:
+            return store.holds_vault()
+        finally:
+            store.close()
 
     @classmethod
     def open(
@@ -131,6 +103,10 @@ class Vault(AsyncMethods, LifecycleMethods):
         policy: str | os.PathLike[str] | None = None,
     ) -> Vault:
         """Open the vault at ``home``, creating it (and its master key) on first use.
+
+        ``home`` is a directory, or the URI of a PostgreSQL database
+        (``postgresql://user@host/db?sslmode=verify-full``) whose schema ``memvault db
+        migrate`` made; its vault's audit log is in the database too.
 
         ``policy`` names the redaction policy every write passes: a built-in
         policy's name (``"default"`` when omitted) or the path of a TOML file; an
@@ -168,30 +144,15 @@ class Vault(AsyncMethods, LifecycleMethods):
         """:meth:`open`, for the audit commands: with ``audit_problems`` (a list), the
         log is neither repaired nor cross-checked at open (``audit verify`` does that
         and reports what it finds), and nothing is added to it."""
-        _check_options(durability, max_file_bytes)
+        check_options(durability, max_file_bytes)
         loaded = load_policy(policy)
         screen = Screen(loaded.redactor)
-        home_path = Path(home).expanduser().absolute()
+        home_path, location, store = open_store(home, durability)
+        audit: Log | None = None
         try:
-            _fs.make_private_dirs(home_path)
-        except OSError as exc:
-            raise ConfigurationError(
-                f"cannot create the vault home {home_path}: {exc.strerror}"
-            ) from None
-        if not home_path.is_dir():
-            raise ConfigurationError(f"the vault home {home_path} is not a directory")
-        store = _open_store(home_path, durability)
-        audit: AuditLog | None = None
-        try:
-            unlocked = open_keys(store, home_path, _chosen_provider(key_provider, master_key_file))
+            unlocked = open_keys(store, home_path, chosen_provider(key_provider, master_key_file))
             master, version, created = unlocked.master, unlocked.version, unlocked.created
-            audit = AuditLog(
-                home_path,
-                unlocked.audit_keys,
-                store,
-                durable=durability == "full",
-                ledger=unlocked.ledger,
-            )
+            audit = open_log(home_path, store, unlocked, durability)
             audit.legacy_store = version == 1
             if audit_problems is None:
                 problems = audit.recover(upgrading=version == 1)
@@ -212,6 +173,7 @@ class Vault(AsyncMethods, LifecycleMethods):
                 Handlers(screen, limits=loaded.limits.with_memory_bytes(max_file_bytes)),
                 unlocked.provider,
                 audit,
+                location,
             )
             vault.retention_days = loaded.max_idle_days
             if audit_problems is None:
@@ -264,7 +226,7 @@ class Vault(AsyncMethods, LifecycleMethods):
             return self._audit.record(event, txn=True)
 
     @property
-    def audit(self) -> AuditLog:
+    def audit(self) -> Log:
         return self._audit
 
     def _parts(self) -> lifecycle.Parts:

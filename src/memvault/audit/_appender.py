@@ -29,9 +29,10 @@ from typing import Any
 from ..errors import AuditError, IntegrityError
 from ..store import Store
 from ._anchor import Anchored
+from ._checkpoint import make_checkpoint
 from ._files import Tail, os_error
 from ._keys import AuditKeys
-from ._ledger import Ledger
+from ._ledger import Bound, Ledger, committed_changes
 from ._record import (
     MAC_SUFFIX_LEN,
     PROCESSORS,
@@ -163,12 +164,21 @@ class AuditLog(Anchored):
             return Tail(self._segment, 0, tail.seq, tail.hash, tail.txn)
         return tail
 
+    partitioned = False  # one chain, numbered from 1
+
+    @staticmethod
+    def label(seq: int) -> str:
+        """How a record's number reads to a person."""
+        return str(seq)
+
     @contextmanager
-    def holding(self) -> Iterator[None]:
+    def holding(self, user: str | None = None) -> Iterator[None]:
         """Around a write transaction: the lock a record takes inside it is kept
         until the transaction has ended, so no other record can follow one whose
         change is not yet committed. If the transaction did not commit after its
-        record was appended, a ``not_applied`` record follows it."""
+        record was appended, a ``not_applied`` record follows it. ``user`` (the
+        pseudonym of the one user the transaction writes for) changes nothing here:
+        one log, one lock."""
         self._holding += 1
         self._txn_seq = 0
         self._announced = 0
@@ -199,6 +209,22 @@ class AuditLog(Anchored):
             body = encode_record(fields).encode()
             tail = self._place(tail, len(body) - 1 + MAC_SUFFIX_LEN)
             self._write(self._finish(body), tail, False)
+
+    def bound(self) -> Bound:
+        """Inside a read transaction: what the store's memories are checked against (see
+        :class:`Bound`). The changes after the anchor were never committed (their process
+        died first: the walk of the log reports them as interrupted)."""
+        head, _ = self.store_head()
+        if self.ledger is None:
+            return Bound([], None, ["it was opened without its ledger"])
+        problems = self.ledger.problems(head)
+        state = self.ledger.load()
+        changes = [c for c in committed_changes(self.directory) if c.seq <= head]
+        return Bound(changes, None if state is None else {0: state.written}, problems)
+
+    def checkpoint(self) -> dict[str, Any]:
+        """A signed checkpoint of the log as it is now (``audit checkpoint``)."""
+        return make_checkpoint(self.keys, *self.head())
 
     def head(self) -> tuple[int, str]:
         """(seq, hash) of the newest record, as the next record's ``prev`` would be."""

@@ -44,6 +44,7 @@ class Report:
     problems: list[Problem] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # interrupted commands, explained
     checkpoint: str | None = None
+    chains: int | None = None  # a log in chains (a vault on PostgreSQL): how many
 
     @property
     def intact(self) -> bool:
@@ -67,6 +68,8 @@ def check_line(
     mac: Callable[[bytes], bytes] | None,
     state: State,
     report: Report,
+    *,
+    label: Callable[[int], str] = str,
 ) -> int | None:
     """Check one record; returns its sequence number, or None if it is unusable."""
     if (
@@ -89,20 +92,24 @@ def check_line(
         report.add(Problem(where, "its MAC matches but it is not a valid record"))
         return None
     version, seq, prev = fields
-    where = f"{where} (record {seq})"
+    if label is str:
+        where = f"{where} (record {seq})"
     if version != SCHEMA_VERSION:
         report.add(
             Problem(where, f"schema version {version!r}; this memvault reads {SCHEMA_VERSION}")
         )
     if seq != state.expect_seq:
         if seq < state.expect_seq:
-            reason = f"comes after record {state.expect_seq - 1}: a duplicated or reordered record"
+            reason = (
+                f"comes after record {label(state.expect_seq - 1)}: a duplicated or "
+                "reordered record"
+            )
         else:
             gone = state.expect_seq if seq == state.expect_seq + 1 else None
             reason = (
-                f"record {gone} is missing (removed)"
+                f"record {label(gone)} is missing (removed)"
                 if gone is not None
-                else f"records {state.expect_seq} to {seq - 1} are missing (removed)"
+                else f"records {label(state.expect_seq)} to {label(seq - 1)} are missing (removed)"
             )
         report.add(Problem(where, reason, seq))
     elif prev != state.expect_prev and not state.after_bad_mac:

@@ -17,26 +17,46 @@ from ..errors import IntegrityError, UsageError
 from ._keys import AuditKeys
 
 CHECKPOINT_FIELDS = ("format", "vault", "size", "head", "time", "public_key")
+FORMAT = "memvault-audit-checkpoint/1"
+# A log in chains (a vault on PostgreSQL): every chain's head, signed together.
+CHAINS_FORMAT = "memvault-audit-checkpoint/2"
 
 
-def make_checkpoint(keys: AuditKeys, size: int, head: str) -> dict[str, Any]:
-    """A signed statement of the log's size and head hash, to keep away from this machine."""
+def make_checkpoint(
+    keys: AuditKeys, size: int, head: str, chains: dict[int, tuple[int, str]] | None = None
+) -> dict[str, Any]:
+    """A signed statement of the log's size and head hash, to keep away from this machine.
+    For a log in chains, ``chains`` holds each chain's (newest number, its hash); ``size``
+    counts the records of all, and ``head`` is the hash of the chains' heads."""
     body: dict[str, Any] = {
-        "format": "memvault-audit-checkpoint/1",
+        "format": FORMAT if chains is None else CHAINS_FORMAT,
         "vault": keys.vault_id,
         "size": size,
         "head": head,
         "time": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ"),
         "public_key": keys.public_key.hex(),
     }
+    if chains is not None:
+        body["chains"] = {str(c): [seq, digest] for c, (seq, digest) in sorted(chains.items())}
     body["signature"] = keys.sign(_signed_bytes(body)).hex()
     return body
 
 
+def _fields(body: dict[str, Any]) -> tuple[str, ...]:
+    return CHECKPOINT_FIELDS + (("chains",) if body.get("format") == CHAINS_FORMAT else ())
+
+
 def _signed_bytes(body: dict[str, Any]) -> bytes:
     return json.dumps(
-        {name: body[name] for name in CHECKPOINT_FIELDS}, separators=(",", ":"), sort_keys=True
+        {name: body[name] for name in _fields(body)}, separators=(",", ":"), sort_keys=True
     ).encode()
+
+
+def chain_heads(body: dict[str, Any]) -> dict[int, tuple[int, str]] | None:
+    """The chains' heads a checkpoint signed (None: a checkpoint of a log of files)."""
+    if body.get("format") != CHAINS_FORMAT:
+        return None
+    return {int(c): (int(v[0]), str(v[1])) for c, v in body["chains"].items()}
 
 
 def read_checkpoint(text: str, keys: AuditKeys, source: str) -> dict[str, Any]:
@@ -45,7 +65,12 @@ def read_checkpoint(text: str, keys: AuditKeys, source: str) -> dict[str, Any]:
         body = json.loads(text)
         if not isinstance(body, dict):
             raise ValueError
-        missing = [name for name in (*CHECKPOINT_FIELDS, "signature") if name not in body]
+        if body.get("format") not in (FORMAT, CHAINS_FORMAT):
+            raise UsageError(
+                f"{source} is not a checkpoint this memvault reads (format "
+                f"{str(body.get('format'))[:60]!r})"
+            )
+        missing = [name for name in (*_fields(body), "signature") if name not in body]
         if missing:
             raise UsageError(
                 f"{source} is not a memvault checkpoint: it lacks {', '.join(missing)}"
@@ -55,6 +80,8 @@ def read_checkpoint(text: str, keys: AuditKeys, source: str) -> dict[str, Any]:
         size = body["size"]
         if not isinstance(size, int) or size < 0 or not isinstance(body["head"], str):
             raise ValueError
+        if body["format"] == CHAINS_FORMAT:
+            _check_chains(body["chains"])
     except (ValueError, TypeError, AttributeError):
         raise UsageError(f"{source} is not a valid memvault checkpoint (malformed JSON)") from None
     if body["vault"] != keys.vault_id:
@@ -70,3 +97,19 @@ def read_checkpoint(text: str, keys: AuditKeys, source: str) -> dict[str, Any]:
             f"{source}: the signature does not match: the checkpoint was altered"
         ) from None
     return body
+
+
+def _check_chains(chains: object) -> None:
+    """A checkpoint's chains: ``{"<chain>": [<number>, "<hash>"], ...}``; ValueError if not."""
+    if not isinstance(chains, dict):
+        raise ValueError
+    for chain, head in chains.items():
+        if not (
+            isinstance(chain, str)
+            and chain.isdigit()
+            and isinstance(head, list)
+            and len(head) == 2
+            and type(head[0]) is int
+            and isinstance(head[1], str)
+        ):
+            raise ValueError

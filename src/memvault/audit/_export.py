@@ -73,14 +73,15 @@ _BATCH = 512  # records per write
 
 
 def _check_target(vault: Source, target: Path, overwrite: bool) -> None:
-    home = vault.home.resolve()
-    where = target.parent.resolve() / target.name
-    if where == home or home in where.parents:
-        raise UsageError(
-            f"{target} is inside the vault's home, where an export could replace the "
-            "vault's own files",
-            hint="write the export outside the home",
-        )
+    if vault.home is not None:  # (a vault in a database has no files to overwrite)
+        home = vault.home.resolve()
+        where = target.parent.resolve() / target.name
+        if where == home or home in where.parents:
+            raise UsageError(
+                f"{target} is inside the vault's home, where an export could replace the "
+                "vault's own files",
+                hint="write the export outside the home",
+            )
     if not overwrite and os.path.lexists(target):
         raise UsageError(
             f"{target} already exists; it was left as it is",

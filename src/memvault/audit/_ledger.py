@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import json
 import struct
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -128,7 +129,7 @@ class Ledger:
             if not self._store.is_empty():
                 return ["the store holds users or memories but no ledger: it was removed"]
             return []
-        out = self._counts_against(state) if counted else []
+        out = counts_against(self._store, state) if counted else []
         if state.written > head:
             out.append(
                 f"the store's ledger names record {state.written} as its newest change, but "
@@ -140,27 +141,29 @@ class Ledger:
         """The ledger's counts against the rows (users, memories, audit keys): reads every
         row, for ``memvault check``."""
         state = self.load()
-        return [] if state is None else self._counts_against(state)
+        return [] if state is None else counts_against(self._store, state)
 
-    def _counts_against(self, state: LedgerState) -> list[str]:
-        users, nodes, audit_keys = self._store.counts()
-        out = []
-        if state.users != users:
-            out.append(
-                f"the store holds {users} users, but its ledger counts {state.users}: users "
-                "were deleted or added outside memvault"
-            )
-        if state.nodes != nodes:
-            out.append(
-                f"the store holds {nodes} memories (files and directories), but its ledger "
-                f"counts {state.nodes}: memories were deleted or re-inserted outside memvault"
-            )
-        if audit_keys != users:
-            out.append(
-                f"the store holds {audit_keys} audit keys for {users} users: keys were "
-                "deleted or added outside memvault"
-            )
-        return out
+
+def counts_against(store: Store, state: LedgerState) -> list[str]:
+    """What a ledger's counts and the store's rows disagree on (reads every row)."""
+    users, nodes, audit_keys = store.counts()
+    out = []
+    if state.users != users:
+        out.append(
+            f"the store holds {users} users, but its ledger counts {state.users}: users "
+            "were deleted or added outside memvault"
+        )
+    if state.nodes != nodes:
+        out.append(
+            f"the store holds {nodes} memories (files and directories), but its ledger "
+            f"counts {state.nodes}: memories were deleted or re-inserted outside memvault"
+        )
+    if audit_keys != users:
+        out.append(
+            f"the store holds {audit_keys} audit keys for {users} users: keys were "
+            "deleted or added outside memvault"
+        )
+    return out
 
 
 # -- what the log says was committed, for ``memvault audit verify`` ------------------------
@@ -182,6 +185,18 @@ CHANGES = (
 
 
 @dataclass(frozen=True, slots=True)
+class Bound:
+    """What ``audit verify`` compares the store's memories with: the committed changes,
+    each chain's newest change as its ledger says (by ``seq >> store.CHAIN_BITS`` of the
+    chain's records: 0 for a log of files; None: the store has no ledger), and what is
+    wrong with the ledgers themselves."""
+
+    changes: list[Change]
+    written: dict[int, int] | None
+    problems: list[str]
+
+
+@dataclass(frozen=True, slots=True)
 class Change:
     """A committed write record, as the binding check needs it."""
 
@@ -193,32 +208,41 @@ class Change:
 
 
 def committed_changes(directory: Path) -> list[Change]:
-    """Every successful change record the log holds that no ``audit.not_applied`` record
-    withdraws, oldest first. Reads lines the verifier has authenticated already; a line
-    that does not parse is skipped (the chain check reports it)."""
+    """Every successful change record the log's files hold that no ``audit.not_applied``
+    record withdraws, oldest first. Reads lines the verifier has authenticated already; a
+    line that does not parse is skipped (the chain check reports it)."""
+
+    def lines() -> Iterator[bytes]:
+        for _, path in segments(directory):
+            with open(path, "rb") as handle:
+                yield from handle
+
+    return changes_in(lines())
+
+
+def changes_in(lines: Iterable[bytes]) -> list[Change]:
+    """:func:`committed_changes` of any sequence of record lines."""
     found: dict[int, Change] = {}
     withdrawn: set[int] = set()
-    for _, path in segments(directory):
-        with open(path, "rb") as handle:
-            for line in handle:
-                if b'"txn":true' not in line and b'"audit.not_applied"' not in line:
-                    continue
-                try:
-                    record = json.loads(line)
-                except ValueError:
-                    continue
-                if not isinstance(record, dict):
-                    continue
-                if record.get("command") == "audit.not_applied":
-                    withdrawn.add(record.get("ref") or 0)
-                elif record.get("outcome") == "ok" and record.get("command") in CHANGES:
-                    seq = record.get("seq")
-                    if isinstance(seq, int):
-                        found[seq] = Change(
-                            seq,
-                            record.get("user"),
-                            record["command"],
-                            record.get("before"),
-                            record.get("after"),
-                        )
+    for line in lines:
+        if b'"txn":true' not in line and b'"audit.not_applied"' not in line:
+            continue
+        try:
+            record = json.loads(line)
+        except ValueError:
+            continue
+        if not isinstance(record, dict):
+            continue
+        if record.get("command") == "audit.not_applied":
+            withdrawn.add(record.get("ref") or 0)
+        elif record.get("outcome") == "ok" and record.get("command") in CHANGES:
+            seq = record.get("seq")
+            if isinstance(seq, int):
+                found[seq] = Change(
+                    seq,
+                    record.get("user"),
+                    record["command"],
+                    record.get("before"),
+                    record.get("after"),
+                )
     return [found[seq] for seq in sorted(found) if seq not in withdrawn]

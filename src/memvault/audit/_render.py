@@ -112,7 +112,7 @@ _OUTCOME_STYLE = {"ok": "green", "error": "yellow", "invalid": "yellow", "not_ap
 
 def _cells(entry: Entry) -> list[Text]:
     return [
-        Text(str(entry.seq), justify="right"),
+        Text(entry.label, justify="right"),
         Text(entry.time[:19].replace("T", " ")),
         Text(
             clean_text(entry.user) if entry.user else "operator", style="" if entry.user else "dim"
@@ -131,7 +131,7 @@ def _plain_line(entry: Entry) -> str:
     then paths (or an operator action's details, or a referenced record) and findings."""
     user = clean_text(entry.user) if entry.user else "operator"
     fields = [
-        f"{entry.seq:>7}",
+        f"{entry.label:>7}",
         f"{clean_text(entry.time):<27}",
         f"{user:<24}",
         f"{clean_text(entry.session or '-'):<16}",

@@ -24,24 +24,26 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from ..errors import IntegrityError
+from ._chains import label
+from ._db_log import DbAuditLog
 from ._filters import Filters, path_test
 from ._keys import UserAuditKey
 from ._segments import read_error, segments
 
 if TYPE_CHECKING:
-    from ._appender import AuditLog
+    from . import Log
 
 
 class Source(Protocol):
     """What a review reads: an open vault's log, and the users whose paths it can open."""
 
-    home: Path
+    home: Path | None
 
     @property
     def vault_id(self) -> str: ...
 
     @property
-    def audit(self) -> AuditLog: ...
+    def audit(self) -> Log: ...
 
     def audit_users(self) -> dict[str, tuple[str, UserAuditKey]]:
         """Each user's log pseudonym, with their name and audit key."""
@@ -86,6 +88,12 @@ class Entry:
     uid: int | None
     pid: int | None
     host: str | None
+    partitioned: bool = False  # of a log in chains (a vault on PostgreSQL)
+
+    @property
+    def label(self) -> str:
+        """The record's number as a person reads it: ``chain.place`` in a log of chains."""
+        return label(self.seq) if self.partitioned else str(self.seq)
 
     @property
     def user(self) -> str | None:
@@ -94,7 +102,14 @@ class Entry:
 
     def to_json(self) -> dict[str, Any]:
         """The record as ``audit show --json`` prints it: opened, without the chain's
-        ``prev`` and ``mac`` or the sealed blob (``audit verify`` reads those)."""
+        ``prev`` and ``mac`` or the sealed blob (``audit verify`` reads those). A record
+        of a log in chains also names its chain and its place in it."""
+        if self.partitioned:
+            chain, place = self.label.split(".")
+            return {**self._fields(), "chain": int(chain), "place": int(place)}
+        return self._fields()
+
+    def _fields(self) -> dict[str, Any]:
         return {
             "v": self.v,
             "seq": self.seq,
@@ -131,7 +146,7 @@ class Scan:
         self.filters = filters = filters or Filters()
         self.skipped = 0
         self.matched = 0
-        self._directory = vault.audit.directory
+        self._log = vault.audit
         self._users = vault.audit_users()
         keys = vault.audit.keys
         self._pseudonyms = frozenset(keys.user(name) for name in filters.users) | {
@@ -159,8 +174,12 @@ class Scan:
             yield entry
 
     def _lines(self) -> Iterator[bytes | None]:
-        """Each line of each segment (None for one too long to be a record)."""
-        found = segments(self._directory)
+        """Each line of each segment (None for one too long to be a record); in a
+        database, every record of every chain, merged by time."""
+        if isinstance(self._log, DbAuditLog):
+            yield from self._log.lines()
+            return
+        found = segments(self._log.directory)
         for index, (_, path) in enumerate(found):
             try:
                 yield from _segment_lines(path, last=index == len(found) - 1)
@@ -214,6 +233,7 @@ class Scan:
             uid=_opt(record.get("uid"), int),
             pid=_opt(record.get("pid"), int),
             host=_opt(record.get("host"), str),
+            partitioned=self._log.partitioned,
         )
 
 

@@ -13,12 +13,12 @@ from ..audit import (
     Filters,
     count,
     export,
-    make_checkpoint,
     parse_filters,
     show,
     stats,
 )
-from ._verify import add_forward_secure, add_verify, write_new
+from ._forward import add_forward_secure
+from ._verify import add_verify, write_new
 
 EXIT_OK = 0
 
@@ -144,8 +144,9 @@ def _checkpoint(
 ) -> int:
     with Vault.open(**options) as vault:
         vault.record_operation("audit.checkpoint", details={"out": bool(args.out)})
-        size, head = vault.audit.head()
-        text = json.dumps(make_checkpoint(vault.audit.keys, size, head), indent=2) + "\n"
+        body = vault.audit.checkpoint()
+        size = body["size"]
+        text = json.dumps(body, indent=2) + "\n"
     if args.out:
         write_new(Path(args.out), text)
         print(f"checkpoint of {size:,} records written to {args.out}", file=out)

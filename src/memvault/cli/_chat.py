@@ -132,7 +132,7 @@ def _banner(
 ) -> None:
     told.line(
         ("memvault chat", "bold"),
-        f": {user}'s memories in {vault.home}, {settings.model} at {base}, session {session}",
+        f": {user}'s memories in {vault.location}, {settings.model} at {base}, session {session}",
     )
     editing = settings.context_editing
     if editing is None:

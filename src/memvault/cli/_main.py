@@ -22,6 +22,7 @@ from . import (
     _audit,
     _chat,
     _check,
+    _db,
     _keys,
     _mcp,
     _memory,
@@ -52,8 +53,9 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--home",
-        metavar="DIR",
-        help=f"the vault's home directory (default: ${ENV_HOME}, else ./{DEFAULT_HOME})",
+        metavar="DIR|URI",
+        help=f"the vault's home directory, or a PostgreSQL URI (postgresql://user@host/db) "
+        f"(default: ${ENV_HOME}, else ./{DEFAULT_HOME})",
     )
     parser.add_argument(
         "--master-key-file",
@@ -79,6 +81,7 @@ def _parser() -> argparse.ArgumentParser:
     _transfer.add_parsers(commands)
     _retention.add_parsers(commands)
     _users.add_parsers(commands)
+    _db.add_parsers(commands)
     return parser
 
 

@@ -20,6 +20,7 @@ from typing import IO, Any
 
 from .._vault import Vault
 from ..errors import ConfigurationError, MasterKeyError, UsageError
+from ..store import describe_dsn, is_dsn
 
 ENV_USER = "MEMVAULT_USER"
 ENV_SESSION = "MEMVAULT_SESSION"
@@ -90,8 +91,9 @@ def _open(options: dict[str, Any]) -> Vault:
     A server serves a vault that exists; it never makes one. A client starts it with
     whatever home its configuration names, and a mistyped one would otherwise become a
     new, empty vault, whose memories the model would take for all it has."""
-    home = Path(options["home"]).expanduser().absolute()
-    if not Vault.exists(home):
+    given = str(options["home"])
+    home = describe_dsn(given) if is_dsn(given) else str(Path(given).expanduser().absolute())
+    if not Vault.exists(given if is_dsn(given) else home):
         raise ConfigurationError(
             f"no vault at {home}: an MCP server serves an existing vault and never makes one",
             hint=f"check the home in the client's configuration, or make the vault first, in "

@@ -52,7 +52,7 @@ def add_parsers(commands: Any) -> None:
 
 def _init(args: argparse.Namespace, options: dict[str, Any], out: IO[str], err: IO[str]) -> int:
     with Vault.open(**options) as vault:
-        print(f"vault {vault.vault_id} is ready at {vault.home}", file=out)
+        print(f"vault {vault.vault_id} is ready at {vault.location}", file=out)
         print(f"master key: {vault.key_source} (back it up apart from the home)", file=out)
     return EXIT_OK
 

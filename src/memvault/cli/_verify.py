@@ -19,28 +19,31 @@ from pathlib import Path
 from typing import IO, Any
 
 from .. import _fs
-from .._crypto import new_key
 from .._vault import Vault
 from ..audit import (
     DIR_NAME,
     AuditLog,
-    Event,
+    DbAuditLog,
     ForwardState,
     Problem,
     Report,
     examine,
-    forward_key_text,
     read_checkpoint,
     read_forward_key,
     segments,
 )
 from ..errors import IntegrityError, LogDamagedError, StorageError, UsageError, VaultError
+from ..store import is_dsn
 
 EXIT_OK = 0
 _KEY_FILE = "the forward-secure key file"
 _REFUSED = (
     "no record can be appended until `memvault audit forward-secure --restore FILE` puts "
     "the key back"
+)
+NO_FORWARD = (
+    "forward security is for a log of files; the log of a vault on PostgreSQL is in its "
+    "database, bound by its chains' ledgers and checked against your checkpoints"
 )
 _MAX_READ = 1 << 20  # a checkpoint or a key file is a few hundred bytes
 
@@ -62,26 +65,6 @@ def add_verify(actions: Any) -> None:
     )
     check.add_argument("--json", action="store_true", help="print one JSON object")
     check.set_defaults(run=_verify)
-
-
-def add_forward_secure(actions: Any) -> None:
-    forward = actions.add_parser(
-        "forward-secure",
-        help="give each new segment a MAC key of its own, erased when the log moves on",
-        description="Turn on forward security (--out): from a new segment on, each segment's "
-        "records are MACed with a key of its own, derived one-way from the one before and "
-        "overwritten once the log moves past it, so whoever takes this machine later cannot "
-        "forge earlier records. The first key is written to FILE: keep it off this machine; "
-        "`audit verify --forward-key FILE` checks every forward-secure segment with it. "
-        "--restore FILE puts the key file on this machine back from that first key, when it "
-        "was lost, damaged, or put back from an older copy.",
-    )
-    what = forward.add_mutually_exclusive_group(required=True)
-    what.add_argument("--out", metavar="FILE", help="where to write the first key (a new file)")
-    what.add_argument(
-        "--restore", metavar="FILE", help="the first key, to make <home>/audit/.fskey from"
-    )
-    forward.set_defaults(run=_forward_secure)
 
 
 # -- verify -------------------------------------------------------------------------------
@@ -112,31 +95,56 @@ def _examine(args: argparse.Namespace, options: dict[str, Any]) -> tuple[Report,
     """Check the log read-only; the report, and whether a checkpoint was checked."""
     with _open_read_only(options) as vault:
         audit = vault.audit
-        checkpoint = forward = None
+        checkpoint = None
         if args.checkpoint:
             checkpoint = read_checkpoint(read_text(args.checkpoint), audit.keys, args.checkpoint)
-        if args.forward_key:
-            forward = read_forward_key(
-                read_text(args.forward_key), vault.vault_id, args.forward_key
-            )
-        found: list[Problem] = []
-        anchor, pending = _anchor(audit, found)
-        report = examine(
-            audit.directory,
-            audit.keys,
-            anchor=anchor,
-            pending=pending,
-            checkpoint=checkpoint,
-            forward=forward,
-            forward_here=_forward_here(audit, found),
-        )
-        stray = audit.unexpected_files()
-        if report.intact and not found:
-            # The log holds together: now the store against it, memory by memory.
-            try:
-                report.problems += vault.verify_store()
-            except IntegrityError as exc:  # a row it could not even read: named, not raised
-                report.problems.append(Problem("the store", exc.message))
+        if isinstance(audit, DbAuditLog):
+            return _examine_db(vault, audit, args, checkpoint), checkpoint is not None
+        return _examine_files(vault, audit, args, checkpoint), checkpoint is not None
+
+
+def _examine_db(
+    vault: Vault, audit: DbAuditLog, args: argparse.Namespace, checkpoint: dict[str, Any] | None
+) -> Report:
+    """A log in the vault's database: its chains, then the store against it."""
+    if args.forward_key:
+        raise UsageError(NO_FORWARD)
+    report = audit.examine(checkpoint)
+    if report.intact:
+        try:
+            report.problems += vault.verify_store()
+        except IntegrityError as exc:
+            report.problems.append(Problem("the store", exc.message))
+    if not report.intact:
+        report.checkpoint = None
+    return report
+
+
+def _examine_files(
+    vault: Vault, audit: AuditLog, args: argparse.Namespace, checkpoint: dict[str, Any] | None
+) -> Report:
+    """A log of files in the home: its segments, the anchor, then the store against it."""
+    forward = None
+    if args.forward_key:
+        forward = read_forward_key(read_text(args.forward_key), vault.vault_id, args.forward_key)
+    found: list[Problem] = []
+    anchor, pending = _anchor(audit, found)
+    report = examine(
+        audit.directory,
+        audit.keys,
+        anchor=anchor,
+        pending=pending,
+        checkpoint=checkpoint,
+        forward=forward,
+        forward_here=_forward_here(audit, found),
+    )
+    stray = audit.unexpected_files()
+    if report.intact and not found:
+        # The log holds together: now the store against it, memory by memory.
+        try:
+            report.problems += vault.verify_store()
+        except IntegrityError as exc:  # a row it could not even read: named, not raised
+            report.problems.append(Problem("the store", exc.message))
     report.problems[:0] = found
     if found:
         report.checkpoint = None
@@ -145,7 +153,7 @@ def _examine(args: argparse.Namespace, options: dict[str, Any]) -> tuple[Report,
         "audit-NNNNNN.jsonl): it was not read"
         for name in stray
     ]
-    return report, checkpoint is not None
+    return report
 
 
 def _open_read_only(options: dict[str, Any]) -> Vault:
@@ -155,6 +163,8 @@ def _open_read_only(options: dict[str, Any]) -> Vault:
     try:
         return Vault._open(**options, audit_problems=[])
     except StorageError:
+        if is_dsn(options["home"]):
+            raise
         home = Path(str(options["home"])).expanduser().absolute()
         if not AuditLog.make_room(home / DIR_NAME):
             raise
@@ -282,75 +292,6 @@ def _report_json(report: Report) -> dict[str, Any]:
         "notes": report.notes,
         "checkpoint": report.checkpoint,
     }
-
-
-# -- forward security ---------------------------------------------------------------------
-
-
-def _forward_secure(
-    args: argparse.Namespace, options: dict[str, Any], out: IO[str], err: IO[str]
-) -> int:
-    if args.restore:
-        return _forward_restore(args.restore, options, out)
-    with Vault.open(**options) as vault:
-        audit = vault.audit
-        since, here = audit.forward_since(), audit.read_forward_file()
-        if since is not None or here is not None:
-            on = since if since is not None else here.first if here is not None else 0
-            raise UsageError(f"forward security is already on (since audit segment {on})")
-        target = Path(args.out).expanduser().absolute()
-        if target.is_relative_to(vault.home):
-            raise UsageError(
-                f"{args.out} is inside the vault's home",
-                hint="the first forward-secure key must live off this machine; write it elsewhere",
-            )
-        key = new_key()
-        # The key is written before it is used: a log MACed with a key nobody kept could
-        # never be checked.
-        first = _peek_next_segment(vault)
-        write_new(target, forward_key_text(vault.vault_id, first, key), mode=0o600)
-        try:
-            with audit.holding():
-                audit.start_forward_security(
-                    key,
-                    first,
-                    lambda n: audit.record(
-                        Event("audit.forward_secure", details={"first_segment": n}), txn=True
-                    ),
-                )
-        except UsageError:  # refused before anything was started: the key is no one's
-            target.unlink()
-            raise
-    print(f"forward security is on from audit segment {first}", file=out)
-    print(f"first key written to {args.out}: move it off this machine now", file=out)
-    return EXIT_OK
-
-
-def _forward_restore(path: str, options: dict[str, Any], out: IO[str]) -> int:
-    """Put the key file back from the first key, then record that (a second open: the
-    first cannot append, as the key file was what it lacked)."""
-    with Vault._open(**options, audit_problems=[]) as vault:
-        start = read_forward_key(read_text(path), vault.vault_id, path)
-        segment = vault.audit.restore_forward_key(start)
-    with Vault.open(**options) as vault:
-        vault.record_operation(
-            "audit.forward_restore", details={"first_segment": start.first, "segment": segment}
-        )
-    print(
-        f"the forward-secure key file is back, at audit segment {segment} (forward security "
-        f"is on since segment {start.first})",
-        file=out,
-    )
-    return EXIT_OK
-
-
-def _peek_next_segment(vault: Vault) -> int:
-    """The segment forward security will start at: the current one if it is empty."""
-    files = segments(vault.audit.directory)
-    if not files:
-        return 1
-    number, path = files[-1]
-    return number if path.stat().st_size == 0 else number + 1
 
 
 def read_text(path: str) -> str:

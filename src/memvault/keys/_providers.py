@@ -203,13 +203,13 @@ def default_key_file(vault_id: str) -> Path:
     return Path(base) / "memvault" / "keys" / f"{vault_id}.key"
 
 
-def _key_file(vault_id: str, home: Path, key_file: str | os.PathLike[str] | None) -> KeyFile:
+def _key_file(vault_id: str, home: Path | None, key_file: str | os.PathLike[str] | None) -> KeyFile:
     """The key file the options name; one inside the home is refused (a copy of the home
     must decrypt nothing)."""
     if key_file is None and os.environ.get(ENV_MASTER_KEY_FILE):
         key_file = os.environ[ENV_MASTER_KEY_FILE]
     path = Path(key_file).expanduser() if key_file is not None else default_key_file(vault_id)
-    if path.resolve().is_relative_to(home.resolve()):
+    if home is not None and path.resolve().is_relative_to(home.resolve()):
         raise ConfigurationError(
             f"the master key file {path} is inside the vault home {home}",
             hint="keep the key outside the home so that a copy of the home decrypts nothing",
@@ -249,7 +249,7 @@ def _check_cost_goes_with(kind: str, options: ProviderOptions) -> None:
 
 
 def provider_for(
-    options: ProviderOptions, vault_id: str, home: Path, recorded: str | None
+    options: ProviderOptions, vault_id: str, home: Path | None, recorded: str | None
 ) -> KeyProvider:
     """The provider that opens (or creates) the vault ``vault_id``."""
     kind = chosen_kind(options, recorded)
@@ -268,7 +268,7 @@ def provider_for(
 
 
 def new_provider_for(
-    options: ProviderOptions, vault_id: str, home: Path, current: KeyProvider
+    options: ProviderOptions, vault_id: str, home: Path | None, current: KeyProvider
 ) -> KeyProvider:
     """The provider a master-key rotation mints the next key with: the kind asked for,
     else the current one (a key file: the same file; env: ``$MEMVAULT_NEW_MASTER_KEY``)."""

@@ -141,10 +141,10 @@ def read_snapshot(parts: Parts, user: str) -> Snapshot:
     return Snapshot(files, directories)
 
 
-def _check_target(home: Path, target: Path, overwrite: bool) -> None:
+def _check_target(home: Path | None, target: Path, overwrite: bool) -> None:
     where = target.parent.resolve() / target.name
-    home = home.resolve()
-    if where == home or home in where.parents:
+    home = home.resolve() if home is not None else None  # (a vault in a database: no home)
+    if home is not None and (where == home or home in where.parents):
         raise UsageError(
             f"{clean_text(str(target))} is inside the vault's home, where an export could "
             "replace the vault's own files and would sit beside them in every backup",

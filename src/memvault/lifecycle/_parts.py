@@ -8,7 +8,7 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..audit import AuditLog, Event, UserAuditKey
+from ..audit import Event, Log, UserAuditKey
 from ..keys import KeyProvider, MasterKeys
 from ..memory import Handlers
 from ..store import Store
@@ -20,10 +20,10 @@ class Parts:
     use by threads of this process (other processes are excluded by the store's
     write transactions)."""
 
-    home: Path
+    home: Path | None
     store: Store
     master: MasterKeys
-    audit: AuditLog
+    audit: Log
     handlers: Handlers
     lock: threading.RLock
     provider: KeyProvider | None = None  # where the current master key came from

@@ -263,7 +263,7 @@ def _expire_one(
     deleted and the directories that went with it; None if the file was used since it
     was found, or is no longer there."""
     tree, found = account.tree, entry.node
-    with parts.lock, parts.audit.holding(), tree.transaction(write=True):
+    with parts.lock, parts.audit.holding(account.key.pseudonym), tree.transaction(write=True):
         chain = tree.walk(entry.parts)
         node = chain[-1]
         if len(chain) != len(entry.parts) + 1 or (node.id, node.fid) != (found.id, found.fid):

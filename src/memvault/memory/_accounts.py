@@ -15,7 +15,7 @@ import unicodedata
 
 from .. import _crypto
 from .._text import REFUSED_CATEGORIES
-from ..audit import AuditLog, Event, LedgerState, UserAuditKey
+from ..audit import Event, LedgerState, Log, UserAuditKey
 from ..errors import IntegrityError, UsageError
 from ..keys import MasterKeys, MasterRecord
 from ..store import Store
@@ -61,7 +61,7 @@ def current_master(store: Store, master: MasterKeys) -> None:
         )
 
 
-def create_user(store: Store, master: MasterKeys, audit: AuditLog, user: str) -> int:
+def create_user(store: Store, master: MasterKeys, audit: Log, user: str) -> int:
     """A new user; returns their id. Inside :meth:`AuditLog.holding` and a store write
     transaction."""
     current_master(store, master)
@@ -75,7 +75,7 @@ def create_user(store: Store, master: MasterKeys, audit: AuditLog, user: str) ->
     return user_id
 
 
-def _check_absent(store: Store, audit: AuditLog, token: bytes) -> None:
+def _check_absent(store: Store, audit: Log, token: bytes) -> None:
     """Refuse to create a user whom the store holds, or whose rows may have been deleted."""
     users, found = store.user_census(token)
     if found:
@@ -92,7 +92,7 @@ def _check_absent(store: Store, audit: AuditLog, token: bytes) -> None:
         )
 
 
-def prepare(store: Store, master: MasterKeys, audit: AuditLog, version: int) -> None:
+def prepare(store: Store, master: MasterKeys, audit: Log, version: int) -> None:
     """At open, after the log was checked: give a new vault its ledger, and upgrade a
     store of format 1 (audit keys for every user, the ledger over its rows, a
     ``vault.upgrade`` record), each in one transaction that another process may have
@@ -117,7 +117,7 @@ def prepare(store: Store, master: MasterKeys, audit: AuditLog, version: int) -> 
             ledger.save(LedgerState(0, 0, 0))
 
 
-def _upgrade(store: Store, master: MasterKeys, audit: AuditLog) -> None:
+def _upgrade(store: Store, master: MasterKeys, audit: Log) -> None:
     for user_id, token in store.users_without_audit_key():
         store.insert_audit_key(user_id, master.wrap_audit_key(_crypto.new_key(), token))
     users, nodes, _ = store.counts()

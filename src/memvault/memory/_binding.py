@@ -24,12 +24,13 @@ elsewhere (``audit verify --checkpoint``) shows that.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ..audit import AuditLog, Change, LedgerState, Problem, UserAuditKey, committed_changes
+from ..audit import Change, Log, Problem, UserAuditKey
 from ..errors import IntegrityError
 from ..keys import MasterKeys
-from ..store import Store
+from ..store import CHAIN_BITS, Store
 from ._guard import MAX_DEPTH
 from ._tree import Tree
 
@@ -57,21 +58,17 @@ class _Index:
 
 
 def verify_store(
-    store: Store, master: MasterKeys, audit: AuditLog, users: dict[str, tuple[str, UserAuditKey]]
+    store: Store, master: MasterKeys, audit: Log, users: dict[str, tuple[str, UserAuditKey]]
 ) -> list[Problem]:
     """Everything the store and the log disagree on, for ``audit verify``: the anchor, the
     ledger's counts, and every memory against the records that wrote it (``users``: the
     vault's users by pseudonym, with their names and audit keys)."""
-    try:
-        head, _ = audit.store_head()
-    except IntegrityError as exc:
-        return [Problem(_WHERE, exc.message)]
-    ledger = audit.ledger
-    if ledger is None:
-        return [Problem(_WHERE, "it was opened without its ledger")]
     with store.transaction(write=False, action="verifying the store"):
-        found = [Problem(_WHERE, problem) for problem in ledger.problems(head)]
-        state = ledger.load()
+        try:
+            bound = audit.bound()
+        except IntegrityError as exc:
+            return [Problem(_WHERE, exc.message)]
+        found = [Problem(_WHERE, problem) for problem in bound.problems]
         stored_nodes = store.counts()[1]
         trees = []
         for name, key in users.values():
@@ -79,15 +76,13 @@ def verify_store(
             row = store.user_by_lookup(token)
             if row is not None:
                 trees.append((Tree(store, master, row[0], token), key))
-    # A change past the anchor was never committed (its process died first: the walk of
-    # the log reports it as interrupted); every committed one is anchored with it.
-    changes = [c for c in committed_changes(audit.directory) if c.seq <= head]
+    changes = bound.changes
     upgraded_at = next((c.seq for c in changes if c.command == "vault.upgrade"), 0)
     try:
         index = held_nodes(trees, upgraded_at)
     except IntegrityError as exc:
         return [*found, Problem(_WHERE, f"a memory fails to open: {exc.message}")]
-    return found + check(index, changes, state, stored_nodes)
+    return found + check(index, changes, bound.written, stored_nodes, audit.label)
 
 
 def held_nodes(users: list[tuple[Tree, UserAuditKey]], upgraded_at: int) -> _Index:
@@ -118,9 +113,15 @@ def held_nodes(users: list[tuple[Tree, UserAuditKey]], upgraded_at: int) -> _Ind
 
 
 def check(
-    index: _Index, changes: list[Change], ledger: LedgerState | None, stored_nodes: int
+    index: _Index,
+    changes: list[Change],
+    written: dict[int, int] | None,
+    stored_nodes: int,
+    label: Callable[[int], str] = str,
 ) -> list[Problem]:
-    """What the store and the log disagree on; empty if they agree."""
+    """What the store and the log disagree on; empty if they agree. ``written``: each
+    chain's newest change as its ledger says (None: no ledger); ``label`` shows a
+    record's number."""
     problems: list[Problem] = []
     by_seq = {change.seq: change for change in changes}
     erased = {c.user: c.seq for c in changes if c.command == "users.erase"}  # the last one
@@ -130,8 +131,9 @@ def check(
             problems.append(
                 Problem(
                     _WHERE,
-                    f"a memory of user {held.user} was last written by record {held.stamp}, "
-                    f"but record {change.seq} ({change.command}) changed or removed it since: "
+                    f"a memory of user {held.user} was last written by record "
+                    f"{label(held.stamp)}, but record {label(change.seq)} ({change.command}) "
+                    "changed or removed it since: "
                     "its rows were restored from an older copy, or put back after deletion",
                     change.seq,
                 )
@@ -144,17 +146,17 @@ def check(
             problems.append(
                 Problem(
                     _WHERE,
-                    f"user {change.user}, created by record {change.seq}, is missing: their "
+                    f"user {change.user}, created by record {label(change.seq)}, is missing: their "
                     "rows were deleted outside memvault",
                     change.seq,
                 )
             )
     for stamp, held_list in sorted(index.by_stamp.items()):
         for held in held_list:
-            problem = _check_stamp(held, by_seq.get(stamp), ledger)
+            problem = _check_stamp(held, by_seq.get(stamp), written, label)
             if problem is not None:
                 problems.append(Problem(_WHERE, problem, stamp))
-    problems += _check_ledger(ledger, changes[-1].seq if changes else 0)
+    problems += _check_ledgers(written, changes, label)
     if index.nodes != stored_nodes:
         problems.append(
             Problem(
@@ -168,54 +170,71 @@ def check(
     return problems
 
 
-def _check_stamp(held: _Held, change: Change | None, ledger: LedgerState | None) -> str | None:
+def _check_stamp(
+    held: _Held, change: Change | None, written: dict[int, int] | None, label: Callable[[int], str]
+) -> str | None:
     what = f"a {'directory' if held.is_dir else 'file'} of user {held.user}"
-    if ledger is not None and held.stamp > ledger.written:
+    newest = None if written is None else written.get(held.stamp >> CHAIN_BITS, 0)
+    if newest is not None and held.stamp > newest:
         return (
-            f"{what} was written by record {held.stamp}, after the store's ledger "
-            f"(record {ledger.written}): the ledger or the anchor was rolled back"
+            f"{what} was written by record {label(held.stamp)}, after the store's ledger "
+            f"(record {label(newest)}): the ledger or the anchor was rolled back"
         )
     if held.stamp == 0:
         return f"{what} names no record that wrote it: it was inserted outside memvault"
     if change is None:
         return (
-            f"{what} names record {held.stamp} as its last write, which the log does not hold "
-            "as a committed change: the log was cut, or the rows come from elsewhere"
+            f"{what} names record {label(held.stamp)} as its last write, which the log does "
+            "not hold as a committed change: the log was cut, or the rows come from elsewhere"
         )
     if change.user is not None and change.user != held.user:
-        return f"{what} names record {held.stamp}, a change by another user"
+        return f"{what} names record {label(held.stamp)}, a change by another user"
     # A directory made on the way to a created or moved file is stamped with that record,
     # which names the file.
     made = held.is_dir and change.command in ("create", "rename")
     exempt = change.command == "vault.upgrade" or made
     if not exempt and change.after not in (held.text, held.ident):
         return (
-            f"{what} is not what record {held.stamp} ({change.command}) wrote: its rows "
+            f"{what} is not what record {label(held.stamp)} ({change.command}) wrote: its rows "
             "were replaced with an older copy"
         )
     return None
 
 
-def _check_ledger(ledger: LedgerState | None, newest: int) -> list[Problem]:
-    if ledger is None:
+def _check_ledgers(
+    written: dict[int, int] | None, changes: list[Change], label: Callable[[int], str]
+) -> list[Problem]:
+    """Each chain's newest committed change against its ledger (a log of files is one
+    chain, 0)."""
+    newest: dict[int, int] = {}
+    for change in changes:
+        newest[change.seq >> CHAIN_BITS] = change.seq
+    if written is None:
         return [Problem(_WHERE, "it has no ledger: it was removed")] if newest else []
-    if ledger.written < newest:
+    problems = []
+    for chain in sorted(set(written) | set(newest)):
+        problems += _check_ledger(written.get(chain, 0), newest.get(chain, 0), label)
+    return problems
+
+
+def _check_ledger(written: int, newest: int, label: Callable[[int], str]) -> list[Problem]:
+    if written < newest:
         return [
             Problem(
                 _WHERE,
-                f"the log records committed changes up to record {newest}, but the store's "
-                f"ledger stops at record {ledger.written}: the store was restored from an "
-                "older copy, or its ledger rolled back",
+                f"the log records committed changes up to record {label(newest)}, but the "
+                f"store's ledger stops at record {label(written)}: the store was restored "
+                "from an older copy, or its ledger rolled back",
                 newest,
             )
         ]
-    if ledger.written > newest:
+    if written > newest:
         return [
             Problem(
                 _WHERE,
-                f"its ledger names record {ledger.written} as the newest change, which the "
+                f"its ledger names record {label(written)} as the newest change, which the "
                 "log does not hold: the log was cut back",
-                ledger.written,
+                written,
             )
         ]
     return []

@@ -24,7 +24,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from .._log import log as _log
-from ..audit import AuditLog, Event, UserAuditKey
+from ..audit import Event, Log, UserAuditKey
 from ..errors import (
     AuditError,
     BlockedError,
@@ -84,7 +84,7 @@ class Runner:
         tree: Tree,
         handlers: Handlers,
         lock: threading.RLock,
-        audit: AuditLog,
+        audit: Log,
         audit_key: UserAuditKey,
         user: str,
         session: str | None = None,
@@ -135,7 +135,7 @@ class Runner:
             return self._commit(command, event)
 
     def _commit(self, command: Command, event: Event) -> Outcome:
-        with self._audit.holding(), self._tree.transaction(write=True):
+        with self._audit.holding(self._audit_key.pseudonym), self._tree.transaction(write=True):
             # Every node the command writes names the record that will describe it.
             self._tree.begin_write(self._audit.next_seq())
             change: tuple[int, int] | None = None

@@ -41,6 +41,7 @@ class Unlocked:
     provider: KeyProvider
     created: bool  # the vault was created by this open
     version: int  # the store's format version, as found
+    secrets: VaultSecrets  # the stable secrets the audit keys and ledgers come from
 
 
 @dataclass
@@ -56,7 +57,7 @@ class Generations:
     secrets: VaultSecrets
 
 
-def open_keys(store: Store, home: Path, chosen: ProviderOptions | KeyProvider) -> Unlocked:
+def open_keys(store: Store, home: Path | None, chosen: ProviderOptions | KeyProvider) -> Unlocked:
     """Find (or, for a new vault, make) the master key and prove it opens this vault."""
     version, vault_id, check = _identity(store, home)
     recorded = _read_record(store, "master")
@@ -84,11 +85,12 @@ def open_keys(store: Store, home: Path, chosen: ProviderOptions | KeyProvider) -
         provider,
         created,
         version,
+        generations.secrets,
     )
 
 
 def _provider(
-    chosen: ProviderOptions | KeyProvider, vault_id: str, home: Path, recorded: str | None
+    chosen: ProviderOptions | KeyProvider, vault_id: str, home: Path | None, recorded: str | None
 ) -> KeyProvider:
     if isinstance(chosen, ProviderOptions):
         return keys.provider_for(chosen, vault_id, home, recorded)
@@ -96,7 +98,7 @@ def _provider(
     return chosen
 
 
-def _identity(store: Store, home: Path) -> tuple[int, str, bytes | None]:
+def _identity(store: Store, home: Path | None) -> tuple[int, str, bytes | None]:
     """(format version, vault id, key check value) — the id made now for a new vault."""
     with store.transaction(write=True, action="opening the vault"):
         version = store.initialize()
@@ -107,9 +109,9 @@ def _identity(store: Store, home: Path) -> tuple[int, str, bytes | None]:
         # adopting a new key there would hide the old data behind it.
         if (raw_id is None or check is None) and not store.is_empty():
             raise IntegrityError(
-                f"the vault database in {home} holds memories but lacks its "
+                f"the vault database{f' in {home}' if home else ''} holds memories but lacks its "
                 f"{'vault id' if raw_id is None else 'key check value'}",
-                hint="the store was damaged or modified; restore the home from a backup",
+                hint="the store was damaged or modified; restore it from a backup",
             )
         if raw_id is None:
             raw_id = _crypto.new_id().hex().encode()
@@ -119,7 +121,7 @@ def _identity(store: Store, home: Path) -> tuple[int, str, bytes | None]:
         if len(bytes.fromhex(vault_id)) != _crypto.ID_SIZE:
             raise ValueError
     except ValueError:
-        raise IntegrityError(f"the vault id in {home} is damaged") from None
+        raise IntegrityError(f"the vault id{f' in {home}' if home else ''} is damaged") from None
     return version, vault_id, check
 
 

@@ -5,22 +5,30 @@ follows. psycopg (3) and psycopg_pool are imported only when a :class:`PgStore` 
 made, so ``import memvault`` does not need them (``pip install 'memvault[postgres]'``).
 
 **Isolation and locking.** Every write transaction begins, at READ COMMITTED, by taking
-a transaction-scoped advisory lock whose key is the same for every memvault process
-(``pg_advisory_xact_lock``; advisory locks are scoped to the database, and a database
-holds one vault). So writers run one at a time, as SQLite's single writer does, and the
-server releases the lock at commit or rollback, also when a client dies. READ COMMITTED
-is the right level for a writer that holds that lock: each statement sees every
-transaction committed before it, and all of them committed before the lock was granted,
-so a read-modify-write inside the transaction cannot lose another writer's update, nor
-see half of another writer's move of a subtree. (REPEATABLE READ would be wrong here:
-its snapshot would be taken by the lock statement itself, before the wait, and an
-update of a row changed during the wait would fail with a serialization error.) A read
-transaction is REPEATABLE READ READ ONLY: one snapshot for all its statements, with
-whole commits in it or none, and no lock (readers do not wait for the writer).
+transaction-scoped advisory locks (advisory locks are scoped to the database, and a
+database holds one vault; the server releases them at commit or rollback, also when a
+client dies). A transaction begun inside :meth:`PgStore.partition` takes the vault's
+lock *shared*, then its partition's lock exclusive: writers of different partitions run
+at once, writers of one partition one at a time. Any other write transaction takes the
+vault's lock exclusive and runs alone, as SQLite's single writer does. The vault's lock
+is always taken first, so the two kinds cannot wait for each other in a cycle.
 
-Per-user locks (a key per user) would let different users' commands write at once, but
-not with today's layers above: every command also writes the audit log's anchor
-(``audit_pending``, ``meta``), which all users share.
+The layers above partition by user: a memory command locks its user's audit chain
+(``audit/_db_log.py``), and every row it reads or writes (the user's tree and keys, the
+chain's records and ledger) belongs to that user or chain. Operations that span users
+(creating or erasing one, a master-key rotation, recording an operator action) take the
+exclusive lock.
+
+READ COMMITTED is the right level for a writer that holds those locks: each statement
+sees every transaction committed before it, and every transaction that wrote the rows it
+reads committed before the lock was granted, so a read-modify-write inside the
+transaction cannot lose another writer's update, nor see half of another writer's move
+of a subtree. (REPEATABLE READ would be wrong here: its snapshot would be taken by the
+lock statement itself, before the wait, and an update of a row changed during the wait
+would fail with a serialization error.) So no command meets a serialization failure or
+a deadlock to retry. A read transaction is REPEATABLE READ READ ONLY: one snapshot for
+all its statements, with whole commits in it or none, and no lock (readers do not wait
+for writers).
 
 **Durability** ``"full"`` is ``synchronous_commit = on`` for the pool's sessions (a
 commit returns once the server has flushed it); ``"normal"`` is ``off`` (a server crash
@@ -38,28 +46,29 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
-from ..errors import IntegrityError, StorageError
-from ._errors import DAMAGED_HINT as _DAMAGED_HINT
+from ..errors import StorageError
 from ._pg_check import PgUpkeep
 from ._pg_errors import pg_error
-from ._pg_schema import PG_SCHEMA
+from ._pg_log import PgLogRows
+from ._pg_migrate import Migration, PgSchema
 from ._protocol import Durability
 from ._rows_audit import AuditRows
 from ._rows_keys import KeyRows
 from ._rows_retention import RetentionRows
 from ._rows_tree import TreeRows
-from ._schema import SCHEMA_VERSION, TABLES
 
 if TYPE_CHECKING:
     from ._pg_rows import Connection
 
-# The advisory lock every write transaction takes: "memvault" as a 64-bit number.
+# The vault's advisory lock, which every write transaction takes: "memvault" as a 64-bit
+# number; and the first half of a partition's (two 32-bit keys: "mvpt", the partition).
 _LOCK_KEY = int.from_bytes(b"memvault", "big")
+_PARTITION_KEY = int.from_bytes(b"mvpt", "big") - (1 << 31)  # a signed 32-bit number
 _LOCK_SECONDS = 30.0  # as long as the SQLite store waits for its lock
 _CONNECT_SECONDS = 10.0
 
 
-class PgStore(TreeRows, AuditRows, KeyRows, RetentionRows, PgUpkeep):
+class PgStore(TreeRows, AuditRows, KeyRows, RetentionRows, PgLogRows, PgSchema, PgUpkeep):
     """A pool of connections to one vault's PostgreSQL database.
 
     ``dsn`` is a libpq connection string or URI; it is never quoted in an error (it
@@ -127,7 +136,7 @@ class PgStore(TreeRows, AuditRows, KeyRows, RetentionRows, PgUpkeep):
                 _set_isolation(conn, write)
                 with conn.transaction():
                     if write:
-                        conn.execute("SELECT pg_advisory_xact_lock(%s)", (_LOCK_KEY,))
+                        conn.execute(self._lock_statement())
                     self._local.conn = conn
                     try:
                         yield
@@ -136,6 +145,32 @@ class PgStore(TreeRows, AuditRows, KeyRows, RetentionRows, PgUpkeep):
                         self._local.conn = None
         except psycopg.Error as exc:
             raise pg_error(exc, action) from None
+
+    @contextmanager
+    def partition(self, key: int | None, *, flush: bool = True) -> Iterator[None]:
+        """Write transactions this thread begins inside lock partition ``key`` only (see
+        the module's docstring); ``key=None``: the whole vault. ``flush=False``: their
+        commits return without waiting for the server's flush (``synchronous_commit =
+        off`` for that transaction: a server crash may lose them, never part of one)."""
+        previous = getattr(self._local, "partition", None)
+        self._local.partition = (key, flush)
+        try:
+            yield
+        finally:
+            self._local.partition = previous
+
+    def _lock_statement(self) -> str:
+        """What a write transaction runs first: its locks, in order, in one round trip."""
+        key, flush = getattr(self._local, "partition", None) or (None, True)
+        steps = []
+        if key is None:
+            steps.append(f"PERFORM pg_advisory_xact_lock({_LOCK_KEY});")
+        else:
+            steps.append(f"PERFORM pg_advisory_xact_lock_shared({_LOCK_KEY});")
+            steps.append(f"PERFORM pg_advisory_xact_lock({_PARTITION_KEY}, {int(key)});")
+        if not flush:
+            steps.append("PERFORM set_config('synchronous_commit', 'off', true);")
+        return "DO $$ BEGIN " + " ".join(steps) + " END $$"
 
     def pause_for_writers(self) -> None:
         """Nothing to do: between two batches the job commits, which releases the
@@ -161,31 +196,10 @@ class PgStore(TreeRows, AuditRows, KeyRows, RetentionRows, PgUpkeep):
         except psycopg.Error as exc:
             raise pg_error(exc, "running a command") from None
 
-    # -- schema and metadata ------------------------------------------------
-
-    def initialize(self) -> int:
-        """Create the schema if absent (inside the caller's write transaction, whose lock
-        keeps two processes from creating it at once); return the stored format version.
-        A newer version is refused; an older one was never written by memvault to
-        PostgreSQL, so it is damage."""
-        tables = {
-            str(r[0])
-            for r in self._q("SELECT tablename FROM pg_tables WHERE schemaname = current_schema()")
-        }
-        version = self.get_meta("schema") if "meta" in tables else None
-        if version is not None:
-            _check_version(version)
-            _check_tables(tables)
-            return int(version)
-        for statement in PG_SCHEMA:
-            self._exec(statement)
-        if "users" in tables and not self.is_empty():
-            raise IntegrityError(
-                "the vault database holds users but no schema version (modified outside memvault)",
-                hint=_DAMAGED_HINT,
-            )
-        self.set_meta("schema", str(SCHEMA_VERSION).encode())
-        return SCHEMA_VERSION
+    def migrate_schema(self, chains: int | None = None) -> Migration:
+        """``memvault db migrate``: :meth:`migrate` in a transaction of its own, alone."""
+        with self.transaction(write=True, action="migrating the database schema"):
+            return self.migrate(chains)
 
 
 def _set_isolation(conn: Any, write: bool) -> None:
@@ -210,33 +224,4 @@ def _check_not_aborted(conn: Any, action: str) -> None:
             f"a statement failed inside the transaction while {action}, and the transaction "
             "cannot go on after it (a bug in memvault: the step needs a savepoint)",
             hint="nothing was changed",
-        )
-
-
-def _check_version(version: bytes) -> None:
-    if not version.isdigit() or len(version) > 9:
-        raise IntegrityError(
-            "the vault database's schema version is damaged (modified outside memvault)",
-            hint=_DAMAGED_HINT,
-        )
-    if int(version) > SCHEMA_VERSION:
-        raise StorageError(
-            f"the vault database has schema version {version.decode()}, "
-            f"this memvault reads versions up to {SCHEMA_VERSION}",
-            hint="upgrade memvault to open this vault",
-        )
-    if int(version) < SCHEMA_VERSION:
-        raise IntegrityError(
-            f"the vault database has schema version {version.decode()}, which memvault "
-            "never wrote to PostgreSQL (modified outside memvault)",
-            hint=_DAMAGED_HINT,
-        )
-
-
-def _check_tables(tables: set[str]) -> None:
-    missing = [table for table in TABLES if table not in tables]
-    if missing:
-        raise IntegrityError(
-            f"the vault database lacks its {', '.join(missing)} table (dropped outside memvault)",
-            hint=_DAMAGED_HINT,
         )

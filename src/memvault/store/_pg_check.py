@@ -12,9 +12,9 @@ from typing import Any
 
 from ._pg_errors import pg_error, reason
 from ._pg_rows import PgRows
-from ._pg_schema import SEALED_TABLES
-from ._schema import TABLES
+from ._pg_schema import PG_SCHEMA_VERSION, PG_TABLES_BY_VERSION, SEALED_TABLES
 
+TABLES = PG_TABLES_BY_VERSION[PG_SCHEMA_VERSION]
 _FINDINGS = 20  # as many as the SQLite store's integrity_check(20) keeps
 
 _INDEXES = (

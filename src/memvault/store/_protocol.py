@@ -83,6 +83,15 @@ class Store(Protocol):
         """One command, applied whole or not at all; ``action`` names it in errors."""
         ...
 
+    def partition(self, key: int | None, *, flush: bool = True) -> AbstractContextManager[None]:
+        """Write transactions the calling thread begins inside this lock partition ``key``
+        only: they run alongside those of other partitions, one at a time within theirs
+        (``key=None``: the whole vault, alone). Their writes must stay within what the
+        partition owns. ``flush=False``: their commits may return before the rows are on
+        disk (a crash of the server may lose them, never part of one). A store with one
+        writer at a time (SQLite) locks the whole vault either way."""
+        ...
+
     def purge_wal(self, wait_seconds: float = 0.0) -> bool:
         """Outside any transaction: checkpoint the write-ahead log now and empty it, waiting
         up to ``wait_seconds`` for other connections, so that no copy of rows just deleted

@@ -15,7 +15,7 @@ import os
 import sqlite3
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager, suppress
+from contextlib import AbstractContextManager, contextmanager, nullcontext, suppress
 from pathlib import Path
 
 from ..errors import IntegrityError, StorageError
@@ -133,6 +133,10 @@ class SqliteStore(TreeRows, AuditRows, KeyRows, RetentionRows, SqliteRows):
             raise _storage_error(exc, action) from None
         deleted, self._deleted = self._deleted, False
         self._checkpointer.committed(deleted=deleted)
+
+    def partition(self, key: int | None, *, flush: bool = True) -> AbstractContextManager[None]:
+        """One writer at a time, whatever the partition: nothing to do."""
+        return nullcontext()
 
     def _begin_write(self) -> None:
         """``BEGIN IMMEDIATE``, trying again every :data:`_POLL_SECONDS` while another

@@ -53,6 +53,7 @@ def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
         made = SqliteStore(tmp_path / "vault.db")
     else:
         made = PgStore(request.getfixturevalue("pg_dsn"))
+        made.migrate_schema()
     with made.transaction(write=True):
         assert made.initialize() == SCHEMA_VERSION
     try:
@@ -65,6 +66,7 @@ def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
 def pg(pg_dsn: str) -> Iterator[PgStore]:
     """An initialized PgStore with room for every thread of the concurrency test."""
     made = PgStore(pg_dsn, max_connections=THREADS)
+    made.migrate_schema()
     with made.transaction(write=True):
         made.initialize()
     try:
@@ -108,6 +110,8 @@ def test_a_damaged_schema_version_is_integrity_error(store: Store) -> None:
     """A version that is not a number was written outside memvault."""
     with store.transaction(write=True):
         store.set_meta("schema", b"four")
+        if isinstance(store, PgStore):
+            store.set_meta("pg_schema", b"two")
     with (
         pytest.raises(IntegrityError, match="schema version is damaged"),
         store.transaction(write=True),
@@ -652,6 +656,7 @@ def test_without_amcheck_the_check_reads_every_row(pg_dsn: str) -> None:
         try:
             made = PgStore(pg_dsn.replace("postgres@", f"{role}@", 1))
             try:
+                made.migrate_schema()
                 with made.transaction(write=True):
                     made.initialize()
                     _tree(made, _user(made))

@@ -1,0 +1,84 @@
+"""Opening a vault's parts: its store, in a home directory or a PostgreSQL database, and
+the audit log that goes with it; and checking what ``Vault.open`` was told."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from pathlib import Path
+
+from . import _fs
+from .audit import DIR_NAME as AUDIT_DIR
+from .audit import AuditLog, DbAuditLog, Log
+from .errors import ConfigurationError, StorageError, UsageError
+from .keys import KeyProvider, ProviderOptions
+from .memory import Unlocked
+from .store import Durability, PgStore, SqliteStore, Store, describe_dsn, is_dsn
+
+DB_NAME = "vault.db"
+
+
+def open_store(
+    location: str | os.PathLike[str], durability: Durability
+) -> tuple[Path | None, str, Store]:
+    """(home directory or None, the location as it may be shown, the store) of a vault
+    location: a PostgreSQL URI, or a home directory (made if absent)."""
+    if is_dsn(location):
+        dsn = str(location)
+        return None, describe_dsn(dsn), PgStore(dsn, durability=durability)
+    home = Path(location).expanduser().absolute()
+    try:
+        _fs.make_private_dirs(home)
+    except OSError as exc:
+        raise ConfigurationError(f"cannot create the vault home {home}: {exc.strerror}") from None
+    if not home.is_dir():
+        raise ConfigurationError(f"the vault home {home} is not a directory")
+    return home, str(home), _open_sqlite(home, durability)
+
+
+def open_log(home: Path | None, store: Store, unlocked: Unlocked, durability: Durability) -> Log:
+    """The audit log of the store: files in the home, or the database's own."""
+    if home is None:
+        assert isinstance(store, PgStore)
+        return DbAuditLog(
+            unlocked.audit_keys, store, unlocked.secrets, durable=durability == "full"
+        )
+    return AuditLog(
+        home, unlocked.audit_keys, store, durable=durability == "full", ledger=unlocked.ledger
+    )
+
+
+def _open_sqlite(home: Path, durability: Durability) -> Store:
+    try:
+        return SqliteStore(home / DB_NAME, durability=durability)
+    except StorageError:
+        # A disk too full for SQLite's shared-memory file: give back the space the log
+        # keeps for deletes (so a delete can free more), and try once more.
+        if not AuditLog.make_room(home / AUDIT_DIR):
+            raise
+        return SqliteStore(home / DB_NAME, durability=durability)
+
+
+def check_options(durability: object, max_file_bytes: object) -> None:
+    if durability not in ("full", "normal"):
+        raise UsageError("durability must be 'full' or 'normal'")
+    if max_file_bytes is not None and (
+        isinstance(max_file_bytes, bool)
+        or not isinstance(max_file_bytes, int)
+        or max_file_bytes < 1
+    ):
+        raise UsageError("max_file_bytes must be a positive integer")
+
+
+def chosen_provider(
+    key_provider: str | KeyProvider | ProviderOptions | None,
+    master_key_file: str | os.PathLike[str] | None,
+) -> ProviderOptions | KeyProvider:
+    """What ``Vault.open`` was told about the master key, as the unlocking step takes it."""
+    if key_provider is None or isinstance(key_provider, str):
+        return ProviderOptions(kind=key_provider, key_file=master_key_file)
+    if isinstance(key_provider, ProviderOptions):
+        if master_key_file is not None and key_provider.key_file is None:
+            return dataclasses.replace(key_provider, key_file=master_key_file)
+        return key_provider
+    return key_provider

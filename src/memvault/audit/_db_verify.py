@@ -1,0 +1,124 @@
+"""Verifying a PostgreSQL vault's audit log: each chain on its own, in one snapshot.
+
+Each chain is checked as a log file's records are (``_chain.check_line``): every MAC
+under the vault's audit key, every number one more than the last from the chain's first,
+every ``prev`` the hash of the record before, from the chain's own genesis. Then what a
+chain adds: each record's user belongs to the chain (so a record moved between chains
+is caught even where the links would hold), the chain ends exactly at the record its
+sealed ledger names (so a record removed from the end is caught, however recent), and,
+given a checkpoint, every chain still holds the record the checkpoint signed as its
+head, with the same hash.
+
+Everything is read in one REPEATABLE READ snapshot: a fleet may go on writing while a
+verification runs, and the chains and ledgers it sees are those of one instant.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..store import PgStore, chain_range
+from ._chain import Problem, Report, State, check_line
+from ._chains import ChainLedger, chain_genesis, chain_of, label
+from ._checkpoint import chain_heads
+from ._db_read import chain_lines, open_states
+from ._keys import AuditKeys
+from ._segments import line_hash
+
+_USER = b',"user":'
+
+
+def examine_chains(
+    store: PgStore,
+    keys: AuditKeys,
+    sealer: ChainLedger,
+    chains: int,
+    checkpoint: dict[str, Any] | None = None,
+) -> Report:
+    """Check every chain and report every problem found (never raises for damage)."""
+    report = Report(chains=chains + 1)
+    signed = chain_heads(checkpoint) if checkpoint is not None else None
+    with store.transaction(write=False, action="verifying the audit log"):
+        states = open_states(sealer, store.log_ledgers(), chains)
+        for chain in range(chains + 1):
+            state = states[chain]
+            if state is None:
+                report.add(Problem(f"chain {chain}", "its ledger fails its integrity check"))
+            newest = _walk(store, keys, chains, chain, report, signed)
+            if state is not None and state.newest != newest:
+                report.add(_ledger_problem(chain, newest, state.newest))
+    if signed is not None and not report.problems:
+        report.checkpoint = (
+            f"the log extends the checkpoint of {checkpoint.get('time', '?')} "  # type: ignore[union-attr]
+            f"({checkpoint['size']} records then, {report.records} now)"  # type: ignore[index]
+        )
+    report.last_seq = report.records
+    return report
+
+
+def _walk(
+    store: PgStore,
+    keys: AuditKeys,
+    chains: int,
+    chain: int,
+    report: Report,
+    signed: dict[int, tuple[int, str]] | None,
+) -> int:
+    """Check one chain; returns the number of its last record (0 if it has none)."""
+    state = State(chain_range(chain)[0] + 1, chain_genesis(keys.vault_id, chain))
+    want = signed.get(chain) if signed is not None else None
+    seen = want is None
+    last = 0  # none yet
+    for seq, line in chain_lines(store, chain):
+        where = f"chain {chain}, record {label(seq)}"
+        found = check_line(line, where, keys.mac_bytes, state, report, label=label)
+        if found is None:
+            continue
+        last = found
+        if chain_of(_user_of(line), chains) != chain:
+            report.add(Problem(where, "its user's records belong to another chain: it was moved"))
+        if want is not None and found == want[0]:
+            seen = True
+            if line_hash(line) != want[1]:
+                report.add(
+                    Problem(
+                        where,
+                        "differs from the record the checkpoint signed: the log was rewritten "
+                        "after the checkpoint",
+                        found,
+                    )
+                )
+    if not seen and want is not None:
+        report.add(
+            Problem(
+                f"chain {chain}",
+                f"{f'it ends at record {label(last)}' if last else 'it is empty'}, but the "
+                f"checkpoint signed record {label(want[0])}: the chain was cut back after the "
+                "checkpoint",
+            )
+        )
+    return last
+
+
+def _user_of(line: bytes) -> str | None:
+    at = line.find(_USER)
+    if at < 0 or line[at + len(_USER) : at + len(_USER) + 1] != b'"':
+        return None
+    start = at + len(_USER) + 1
+    return line[start : line.find(b'"', start)].decode("ascii", "replace")
+
+
+def _ledger_problem(chain: int, newest: int, named: int) -> Problem:
+    if named > newest:
+        end = f"it ends at record {label(newest)}" if newest else "it is empty"
+        reason = (
+            f"{end}, but its ledger names record {label(named)}: the newest records were removed"
+        )
+    else:
+        named_text = f"record {label(named)}" if named else "no record"
+        reason = (
+            f"its ledger names {named_text}, but it runs on to record "
+            f"{label(newest)}: records were added outside memvault, or the ledger was put "
+            "back from an older copy"
+        )
+    return Problem(f"chain {chain}", reason, named)

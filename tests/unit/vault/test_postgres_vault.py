@@ -1,0 +1,271 @@
+"""A vault in a PostgreSQL database: opened by URI once migrated, its log in chains.
+
+Each test has a fresh database of the session's throwaway cluster (``pg_dsn``). The
+tampering tests change rows with psycopg directly, as someone with the database's
+credentials but not the master key could, and check that opening the vault or
+``audit verify`` names the damage.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+
+import psycopg
+import pytest
+
+from memvault import IntegrityError, StorageError, Vault
+from memvault.audit import Scan, chain_of, label
+from memvault.store import CHAIN_BITS, PgStore, chain_range
+
+
+def _migrate(dsn: str, chains: int | None = None) -> None:
+    store = PgStore(dsn)
+    try:
+        store.migrate_schema(chains)
+    finally:
+        store.close()
+
+
+@pytest.fixture
+def db(pg_dsn: str) -> str:
+    """A migrated database, with 4 chains: users share chains sooner."""
+    _migrate(pg_dsn, 4)
+    return pg_dsn
+
+
+@pytest.fixture
+def pg_vault(db: str) -> Iterator[Vault]:
+    with Vault.open(db) as vault:
+        yield vault
+
+
+def _rows(dsn: str, sql: str, args: tuple[object, ...] = ()) -> list[tuple[object, ...]]:
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        cur = conn.execute(sql, args)
+        return cur.fetchall() if cur.description else []
+
+
+def _chain_lines(dsn: str, chain: int) -> list[tuple[int, bytes]]:
+    low, high = chain_range(chain)
+    rows = _rows(
+        dsn, "SELECT seq, line FROM audit_log WHERE seq > %s AND seq < %s ORDER BY seq", (low, high)
+    )
+    return [(int(seq), bytes(line)) for seq, line in rows]  # type: ignore[call-overload]
+
+
+def _write_some(vault: Vault) -> None:
+    alice = vault.runner("alice")
+    assert not alice.run(
+        {"command": "create", "path": "/memories/a.md", "file_text": "one\ntwo\n"}
+    ).is_error
+    assert not alice.run(
+        {"command": "str_replace", "path": "/memories/a.md", "old_str": "two", "new_str": "three"}
+    ).is_error
+    assert not alice.run({"command": "view", "path": "/memories/a.md"}).is_error
+
+
+def test_an_unmigrated_database_is_refused_with_what_to_run(pg_dsn: str) -> None:
+    with pytest.raises(StorageError) as caught:
+        Vault.open(pg_dsn)
+    assert caught.value.message == "the database holds no memvault schema: it was never migrated"
+    assert caught.value.hint == (
+        "run `memvault --home DSN db migrate` once, with a role that may create tables"
+    )
+    assert _rows(pg_dsn, "SELECT tablename FROM pg_tables WHERE schemaname = 'public'") == []
+
+
+def test_a_database_of_schema_version_1_must_be_migrated_first(pg_dsn: str) -> None:
+    """A database the store alone made (step 1, before the version was kept) is refused
+    until `db migrate` adds the log's table; the migration keeps its rows."""
+    _migrate(pg_dsn)
+    _rows(pg_dsn, "DROP TABLE audit_log")
+    _rows(pg_dsn, "DELETE FROM meta WHERE key IN ('pg_schema', 'audit_chains')")
+    with pytest.raises(StorageError) as caught:
+        Vault.open(pg_dsn)
+    assert caught.value.message == (
+        "the database's memvault schema is at version 1, and this memvault needs version 2"
+    )
+    store = PgStore(pg_dsn)
+    try:
+        done = store.migrate_schema(8)
+        assert (done.before, done.after, done.chains) == (1, 2, 8)
+        again = store.migrate_schema()
+        assert (again.before, again.after, again.chains) == (2, 2, 8)
+    finally:
+        store.close()
+    with Vault.open(pg_dsn) as vault:
+        assert isinstance(vault.audit.chains, int) and vault.audit.chains == 8  # type: ignore[union-attr]
+
+
+def test_a_newer_schema_is_refused_by_open_and_by_migrate(db: str) -> None:
+    _rows(db, "UPDATE meta SET value = '3' WHERE key = 'pg_schema'")
+    expected = (
+        "the database's memvault schema is at version 3; this memvault reads versions up to 2"
+    )
+    with pytest.raises(StorageError) as caught:
+        Vault.open(db)
+    assert caught.value.message == expected
+    store = PgStore(db)
+    try:
+        with pytest.raises(StorageError) as again:
+            store.migrate_schema()
+        assert again.value.message == expected
+    finally:
+        store.close()
+
+
+def test_the_number_of_chains_is_fixed_when_the_log_is_made(db: str) -> None:
+    store = PgStore(db)
+    try:
+        with pytest.raises(Exception) as caught:
+            store.migrate_schema(16)
+        assert str(caught.value).startswith("the audit log already has 4 chains")
+    finally:
+        store.close()
+
+
+def test_commands_run_and_the_log_verifies_chain_by_chain(pg_vault: Vault, db: str) -> None:
+    _write_some(pg_vault)
+    bob = pg_vault.runner("bob")
+    assert bob.run({"command": "create", "path": "/memories/x/y.md", "file_text": "b"}).content == (
+        "File created successfully at: /memories/x/y.md"
+    )
+    assert bob.run(
+        {"command": "rename", "old_path": "/memories/x", "new_path": "/memories/z"}
+    ).content == ("Successfully renamed /memories/x to /memories/z")
+    report = pg_vault.audit.examine()  # type: ignore[union-attr]
+    assert report.intact, report.problems
+    assert report.chains == 5
+    assert pg_vault.verify_store() == []
+    keys = pg_vault.audit.keys
+    alice_chain = chain_of(keys.user("alice"), 4)
+    lines = _chain_lines(db, alice_chain)
+    commands = [json.loads(line)["command"] for _, line in lines]
+    assert commands[-4:] == ["user.create", "create", "str_replace", "view"][-4:]
+    assert [label(seq) for seq, _ in lines][-1] == f"{alice_chain}.{len(lines)}"
+    operator = [json.loads(line)["command"] for _, line in _chain_lines(db, 0)]
+    assert operator[:2] == ["vault.create", "policy.change"]
+
+
+def test_nothing_readable_is_in_the_database(pg_vault: Vault, db: str) -> None:
+    """User ids, paths and text reach the database only sealed or keyed."""
+    runner = pg_vault.runner("carol-MARKERUSER")
+    runner.run(
+        {
+            "command": "create",
+            "path": "/memories/MARKERDIR/MARKERFILE.md",
+            "file_text": "MARKERTEXT",
+        }
+    )
+    runner.run({"command": "view", "path": "/memories/MARKERDIR/MARKERFILE.md"})
+    dump = b""
+    for table in (
+        "meta",
+        "users",
+        "data_keys",
+        "nodes",
+        "contents",
+        "audit_keys",
+        "audit_log",
+        "audit_pending",
+    ):
+        for row in _rows(db, f"SELECT * FROM {table}"):
+            dump += repr(row).encode()
+    for marker in (b"MARKERUSER", b"MARKERDIR", b"MARKERFILE", b"MARKERTEXT", b"carol"):
+        assert marker not in dump
+        assert marker.lower() not in dump.lower()
+
+
+def test_a_record_removed_from_the_middle_of_a_chain_is_named(pg_vault: Vault, db: str) -> None:
+    _write_some(pg_vault)
+    chain = chain_of(pg_vault.audit.keys.user("alice"), 4)
+    seq = _chain_lines(db, chain)[1][0]
+    _rows(db, "DELETE FROM audit_log WHERE seq = %s", (seq,))
+    report = pg_vault.audit.examine()  # type: ignore[union-attr]
+    assert [str(p) for p in report.problems] == [
+        f"chain {chain}, record {label(seq + 1)}: record {label(seq)} is missing (removed)"
+    ]
+
+
+def test_the_newest_record_removed_is_caught_at_open_and_by_verify(db: str) -> None:
+    with Vault.open(db) as vault:
+        _write_some(vault)
+        chain = chain_of(vault.audit.keys.user("alice"), 4)
+    newest = _chain_lines(db, chain)[-1][0]
+    _rows(db, "DELETE FROM audit_log WHERE seq = %s", (newest,))
+    with pytest.raises(IntegrityError) as caught:
+        Vault.open(db)
+    assert caught.value.message == (
+        f"the audit log and the store disagree: audit chain {chain} ends at record "
+        f"{label(newest - 1)}, but its ledger names record {label(newest)}: records were "
+        "removed from its end"
+    )
+    with Vault._open(db, audit_problems=[]) as vault:
+        report = vault.audit.examine()  # type: ignore[union-attr]
+    assert [str(p) for p in report.problems] == [
+        f"chain {chain}: it ends at record {label(newest - 1)}, but its ledger names record "
+        f"{label(newest)}: the newest records were removed"
+    ]
+
+
+def test_a_changed_byte_fails_its_mac(pg_vault: Vault, db: str) -> None:
+    _write_some(pg_vault)
+    chain = chain_of(pg_vault.audit.keys.user("alice"), 4)
+    seq, line = _chain_lines(db, chain)[1]
+    forged = line.replace(b'"outcome":"ok"', b'"outcome":"no"')
+    assert forged != line
+    _rows(db, "UPDATE audit_log SET line = %s WHERE seq = %s", (forged, seq))
+    report = pg_vault.audit.examine()  # type: ignore[union-attr]
+    assert report.problems[0].reason == (
+        "its MAC does not match: the record was modified or forged"
+    )
+
+
+def test_a_ledger_moved_to_another_chain_does_not_open(pg_vault: Vault, db: str) -> None:
+    _write_some(pg_vault)
+    chain = chain_of(pg_vault.audit.keys.user("alice"), 4)
+    other = 0
+    _rows(
+        db,
+        "UPDATE meta SET value = (SELECT value FROM meta WHERE key = %s) WHERE key = %s",
+        (f"ledger.{chain}", f"ledger.{other}"),
+    )
+    report = pg_vault.audit.examine()  # type: ignore[union-attr]
+    assert "chain 0: its ledger fails its integrity check" in [str(p) for p in report.problems]
+    with pytest.raises(
+        IntegrityError, match="the ledger of audit chain 0 fails its integrity check"
+    ):
+        pg_vault.record_operation("audit.test")
+
+
+def test_a_checkpoint_catches_a_chain_cut_back_with_its_ledger(db: str, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Someone with the database's credentials cuts a chain back and puts back the ledger
+    of that time: the log holds together; only the checkpoint shows it."""
+    with Vault.open(db) as vault:
+        vault.runner("alice").run({"command": "view", "path": "/memories"})
+        chain = chain_of(vault.audit.keys.user("alice"), 4)
+        old_ledger = _rows(db, "SELECT value FROM meta WHERE key = %s", (f"ledger.{chain}",))[0][0]
+        vault.runner("alice").run({"command": "view", "path": "/memories"})
+        checkpoint = vault.audit.checkpoint()
+    newest = _chain_lines(db, chain)[-1][0]
+    _rows(db, "DELETE FROM audit_log WHERE seq = %s", (newest,))
+    _rows(db, "UPDATE meta SET value = %s WHERE key = %s", (old_ledger, f"ledger.{chain}"))
+    with Vault._open(db, audit_problems=[]) as vault:
+        assert vault.audit.examine().intact  # type: ignore[union-attr]
+        report = vault.audit.examine(checkpoint)  # type: ignore[union-attr]
+    assert [str(p) for p in report.problems] == [
+        f"chain {chain}: it ends at record {label(newest - 1)}, but the checkpoint signed record "
+        f"{label(newest)}: the chain was cut back after the checkpoint"
+    ]
+
+
+def test_record_numbers_name_their_chain(pg_vault: Vault) -> None:
+    _write_some(pg_vault)
+    entries = list(Scan(pg_vault))
+    for entry in entries:
+        assert entry.label == label(entry.seq)
+        assert entry.seq >> CHAIN_BITS >= 1
+        as_json = entry.to_json()
+        assert (as_json["chain"], as_json["place"]) == tuple(int(p) for p in entry.label.split("."))
+    assert [e.command for e in entries][:2] == ["vault.create", "policy.change"]
