@@ -187,7 +187,9 @@ class Runner:
         past its timeout, a full disk), the result stands and the failure is logged;
         the next view of the file tries again."""
         try:
-            return self._tree.touch_read()
+            # In a database, the write locks the user's chain only, as the user's commands do.
+            with self._audit.holding(self._audit_key.pseudonym):
+                return self._tree.touch_read()
         except StorageError as exc:
             _log.warning("touch_failed", error=type(exc).__name__, detail=exc.message)
             return True
