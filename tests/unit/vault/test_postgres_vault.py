@@ -9,6 +9,8 @@ credentials but not the master key could, and check that opening the vault or
 from __future__ import annotations
 
 import json
+import re
+import secrets
 from collections.abc import Iterator
 
 import psycopg
@@ -269,3 +271,30 @@ def test_record_numbers_name_their_chain(pg_vault: Vault) -> None:
         as_json = entry.to_json()
         assert (as_json["chain"], as_json["place"]) == tuple(int(p) for p in entry.label.split("."))
     assert [e.command for e in entries][:2] == ["vault.create", "policy.change"]
+
+
+def test_workers_need_only_to_read_and_write_rows(db: str) -> None:
+    """The README's worker role (SELECT, INSERT, UPDATE, DELETE, no DDL) runs the vault:
+    commands, verification, the check, and an erasure (whose VACUUM it may not run on
+    tables it does not own: the erasure still completes)."""
+    role = f"memvault_w_{secrets.token_hex(6)}"
+    password = secrets.token_hex(12)
+    _rows(db, f"CREATE ROLE {role} LOGIN NOSUPERUSER PASSWORD '{password}'")
+    _rows(db, f"GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO {role}")
+    worker_dsn = re.sub(r"//[^@/]*@", f"//{role}:{password}@", db, count=1)
+    try:
+        with Vault.open(worker_dsn) as vault:
+            _write_some(vault)
+            vault.runner("bob").run(
+                {"command": "create", "path": "/memories/b.md", "file_text": "b"}
+            )
+            assert vault.audit.examine().intact  # type: ignore[union-attr]
+            assert vault.verify_store() == []
+            assert vault.check().problems == []
+            vault.erase_user("bob")
+            assert [u.user for u in vault.users()] == ["alice"]
+        with pytest.raises(Exception, match="permission denied"):
+            _rows(worker_dsn, "CREATE TABLE intruder (x int)")
+    finally:
+        _rows(db, f"DROP OWNED BY {role}")
+        _rows(db, f"DROP ROLE {role}")
