@@ -10,15 +10,27 @@ from pathlib import Path
 from typing import Any
 
 from . import keys, lifecycle
+from ._opening import open_store
+from .audit import DbAuditLog, Log, Problem, examine
+from .errors import IntegrityError, UsageError
 from .keys import KeyProvider, ProviderOptions
 from .memory import Runner, check_user
+from .store import DEFAULT_CHAINS
 
 
 class LifecycleMethods:
     """Mixed into :class:`~memvault.Vault`."""
 
     home: Path | None
+    location: str
     _provider: KeyProvider
+
+    @property
+    def audit(self) -> Log:
+        raise NotImplementedError
+
+    def verify_store(self) -> list[Problem]:
+        raise NotImplementedError
 
     @property
     def vault_id(self) -> str:
@@ -66,6 +78,57 @@ class LifecycleMethods:
             return keys.new_provider_for(options, self.vault_id, self.home, self._provider)
 
         return build
+
+    def move_to(
+        self,
+        target: str | os.PathLike[str],
+        *,
+        chains: int = DEFAULT_CHAINS,
+        progress: Callable[[str, int], None] | None = None,
+    ) -> lifecycle.Move:
+        """Move this vault to ``target`` (a home directory, or a migrated PostgreSQL
+        database's URI), copying every row as stored, and its audit log
+        (``memvault migrate``); or finish a move an earlier run began. The vault must
+        verify intact first, and does not open here afterwards. ``chains``: the audit
+        chains of a home that takes a log of files (a database's are its schema's)."""
+        self._verify_before_move()
+        _, target_where, store = open_store(target, "full")
+        try:
+            if target_where == self.location:
+                raise UsageError("the target is the vault's own location")
+            done = lifecycle.move(
+                self._parts(), self.location, store, target_where, chains, progress
+            )
+        finally:
+            store.close()
+        with type(self).open(target, key_provider=self._provider) as moved:  # type: ignore[attr-defined]
+            problems = moved.audit.examine().problems if isinstance(moved.audit, DbAuditLog) else []
+            problems = problems or moved.verify_store()
+        if problems:
+            raise IntegrityError(f"the moved vault fails verification: {problems[0]}")
+        return done
+
+    def _verify_before_move(self) -> None:
+        """A vault moves only whole: its log and its store must verify intact."""
+        audit = self.audit
+        if isinstance(audit, DbAuditLog):
+            report = audit.examine()
+        else:
+            if audit.forward_since() is not None or audit.read_forward_file() is not None:
+                raise UsageError(
+                    "the audit log is forward-secure: its segments' MACs need keys a log in "
+                    "a database does not keep, so it cannot move",
+                    hint="keep this vault in its home",
+                )
+            report = examine(
+                audit.directory, audit.keys, anchor=audit.store_head(), pending=audit.pending()
+            )
+        problems = report.problems or self.verify_store()
+        if problems:
+            raise IntegrityError(
+                f"the vault fails verification, so it does not move: {problems[0]}",
+                hint="run memvault audit verify; move a vault only once it verifies intact",
+            )
 
     def erase_user(
         self,

@@ -4,6 +4,7 @@ the audit log that goes with it; and checking what ``Vault.open`` was told."""
 from __future__ import annotations
 
 import dataclasses
+import json
 import os
 from pathlib import Path
 
@@ -12,15 +13,16 @@ from .audit import DIR_NAME as AUDIT_DIR
 from .audit import AuditLog, DbAuditLog, Log
 from .errors import ConfigurationError, StorageError, UsageError
 from .keys import KeyProvider, ProviderOptions
+from .lifecycle import MOVE_MARK
 from .memory import Unlocked
-from .store import Durability, PgStore, SqliteStore, Store, describe_dsn, is_dsn
+from .store import Durability, LogStore, PgStore, SqliteStore, describe_dsn, is_dsn
 
 DB_NAME = "vault.db"
 
 
 def open_store(
     location: str | os.PathLike[str], durability: Durability
-) -> tuple[Path | None, str, Store]:
+) -> tuple[Path | None, str, LogStore]:
     """(home directory or None, the location as it may be shown, the store) of a vault
     location: a PostgreSQL URI, or a home directory (made if absent)."""
     if is_dsn(location):
@@ -36,10 +38,12 @@ def open_store(
     return home, str(home), _open_sqlite(home, durability)
 
 
-def open_log(home: Path | None, store: Store, unlocked: Unlocked, durability: Durability) -> Log:
-    """The audit log of the store: files in the home, or the database's own."""
-    if home is None:
-        assert isinstance(store, PgStore)
+def open_log(home: Path | None, store: LogStore, unlocked: Unlocked, durability: Durability) -> Log:
+    """The audit log of the store: the database's own (always in PostgreSQL; in a home, once
+    the vault moved there from a database), or files in the home."""
+    with store.transaction(write=False, action="opening the audit log"):
+        in_database = home is None or store.log_chains() > 0
+    if in_database or home is None:
         return DbAuditLog(
             unlocked.audit_keys, store, unlocked.secrets, durable=durability == "full"
         )
@@ -48,7 +52,26 @@ def open_log(home: Path | None, store: Store, unlocked: Unlocked, durability: Du
     )
 
 
-def _open_sqlite(home: Path, durability: Durability) -> Store:
+def refuse_moved(store: LogStore) -> None:
+    """A vault moved (or being moved) to another store opens only for ``memvault migrate``:
+    a process writing to the old one would write what the new one never sees."""
+    with store.transaction(write=False, action="opening the vault"):
+        raw = store.get_meta(MOVE_MARK)
+    if raw is None:
+        return
+    mark = json.loads(raw)
+    if mark.get("state") == "moved":
+        raise ConfigurationError(
+            f"this vault was moved to {mark.get('to')}; open it there",
+            hint="point --home (or $MEMVAULT_HOME, or Vault.open) at the new location",
+        )
+    raise ConfigurationError(
+        f"this vault is being moved to {mark.get('to')}, and opens only to finish the move",
+        hint=f"run memvault migrate --from ... --to {mark.get('to')} again to finish it",
+    )
+
+
+def _open_sqlite(home: Path, durability: Durability) -> LogStore:
     try:
         return SqliteStore(home / DB_NAME, durability=durability)
     except StorageError:

@@ -13,7 +13,14 @@ from . import lifecycle
 from ._async_methods import AsyncMethods
 from ._lifecycle_methods import LifecycleMethods
 from ._log import log as _log
-from ._opening import DB_NAME, check_options, chosen_provider, open_log, open_store
+from ._opening import (
+    DB_NAME,
+    check_options,
+    chosen_provider,
+    open_log,
+    open_store,
+    refuse_moved,
+)
 from .audit import Event, Log, Problem, UserAuditKey
 from .errors import IntegrityError, StorageError, UsageError
 from .keys import KeyProvider, MasterKeys, ProviderOptions
@@ -28,7 +35,7 @@ from .memory import (
     verify_store,
 )
 from .redaction import load_policy
-from .store import Durability, PgStore, Store, is_dsn
+from .store import Durability, LogStore, PgStore, is_dsn
 
 if TYPE_CHECKING:
     from concurrent.futures import ThreadPoolExecutor
@@ -52,7 +59,7 @@ class Vault(AsyncMethods, LifecycleMethods):
     def __init__(
         self,
         home: Path | None,
-        store: Store,
+        store: LogStore,
         master: MasterKeys,
         handlers: Handlers,
         provider: KeyProvider,
@@ -140,10 +147,12 @@ class Vault(AsyncMethods, LifecycleMethods):
         max_file_bytes: int | None = None,
         policy: str | os.PathLike[str] | None = None,
         audit_problems: list[str] | None = None,
+        moving: bool = False,
     ) -> Vault:
         """:meth:`open`, for the audit commands: with ``audit_problems`` (a list), the
         log is neither repaired nor cross-checked at open (``audit verify`` does that
-        and reports what it finds), and nothing is added to it."""
+        and reports what it finds), and nothing is added to it. ``moving``: for
+        ``memvault migrate``, a vault being moved (or moved) away opens too."""
         check_options(durability, max_file_bytes)
         loaded = load_policy(policy)
         screen = Screen(loaded.redactor)
@@ -152,6 +161,8 @@ class Vault(AsyncMethods, LifecycleMethods):
         try:
             unlocked = open_keys(store, home_path, chosen_provider(key_provider, master_key_file))
             master, version, created = unlocked.master, unlocked.version, unlocked.created
+            if not moving:
+                refuse_moved(store)
             audit = open_log(home_path, store, unlocked, durability)
             audit.legacy_store = version == 1
             if audit_problems is None:

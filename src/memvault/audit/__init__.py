@@ -8,7 +8,7 @@ for how a record is made durable together with the change it describes.
 from ._anchor import ANCHOR_EVERY
 from ._appender import AuditLog
 from ._chain import Problem, Report
-from ._chains import ChainState, chain_of, label
+from ._chains import ChainLedger, ChainState, chain_of, label
 from ._checkpoint import make_checkpoint, read_checkpoint
 from ._db_log import DbAuditLog, DbLedger
 from ._export import EXPORT_FORMATS, export, to_ecs, to_ocsf
@@ -39,6 +39,7 @@ __all__ = [
     "AuditKeys",
     "AuditLog",
     "Bound",
+    "ChainLedger",
     "ChainState",
     "Change",
     "DbAuditLog",

@@ -27,7 +27,7 @@ from .._crypto import Sealer
 from ..errors import IntegrityError
 from ..keys import VaultSecrets
 from ..keys import labels as L
-from ..store import CHAIN_BITS, chain_of_seq
+from ..store import ARCHIVE, CHAIN_BITS, chain_of_seq
 from ._segments import SCHEMA_VERSION
 
 _FORMAT = 2  # the file log's ledger is format 1
@@ -50,8 +50,10 @@ def chain_genesis(vault_id: str, chain: int) -> str:
 
 
 def label(seq: int) -> str:
-    """How a record's number reads to a person: ``chain.place`` (``3.1042``)."""
-    return f"{chain_of_seq(seq)}.{place(seq)}"
+    """How a record's number reads to a person: ``chain.place`` (``3.1042``); a record of
+    the archive (a log of files, before the vault moved into a database), its number."""
+    chain = chain_of_seq(seq)
+    return str(seq) if chain == ARCHIVE else f"{chain}.{place(seq)}"
 
 
 def place(seq: int) -> int:
@@ -82,7 +84,7 @@ class ChainLedger:
         return "<ChainLedger>"
 
     def _ctx(self, chain: int) -> bytes:
-        return _crypto.context(L.AAD_AUDIT_LEDGER, self._vault_id, "chain", chain)
+        return _crypto.context(L.AAD_AUDIT_LEDGER, self._vault_id, "chain", str(chain))
 
     def seal(self, chain: int, state: ChainState) -> bytes:
         plain = _STATE.pack(_FORMAT, state.newest, state.written, state.users, state.nodes)

@@ -30,7 +30,7 @@ from typing import Any
 
 from ..errors import AuditError, IntegrityError, StorageError
 from ..keys import VaultSecrets
-from ..store import PgStore, chain_of_seq, chain_range
+from ..store import ARCHIVE, LogStore, chain_of_seq, chain_range
 from ._chain import Report
 from ._chains import ChainLedger, ChainState, chain_genesis, chain_of, label, place
 from ._checkpoint import make_checkpoint
@@ -51,13 +51,19 @@ class DbAuditLog:
     legacy_store = False  # a PostgreSQL vault has no older formats
 
     def __init__(
-        self, keys: AuditKeys, store: PgStore, secrets: VaultSecrets, *, durable: bool = True
+        self, keys: AuditKeys, store: LogStore, secrets: VaultSecrets, *, durable: bool = True
     ) -> None:
         self.keys = keys
         self._store = store
         self._sealer = ChainLedger(secrets, keys.vault_id)
         with store.transaction(write=False, action="opening the audit log"):
             self.chains = store.log_chains()
+        if not self.chains:
+            raise IntegrityError(
+                "the vault database's number of audit chains is missing (modified outside "
+                "memvault)",
+                hint=_HINT,
+            )
         self.ledger = DbLedger(store, self._sealer, self.chains)
         self.read_only = False  # opened for verification: nothing may be appended
         self._durable = durable
@@ -276,7 +282,7 @@ class DbAuditLog:
 class DbLedger:
     """The chains' ledgers, read as one (for the checks the file log's ledger makes)."""
 
-    def __init__(self, store: PgStore, sealer: ChainLedger, chains: int) -> None:
+    def __init__(self, store: LogStore, sealer: ChainLedger, chains: int) -> None:
         self._store = store
         self._sealer = sealer
         self._chains = chains
@@ -284,7 +290,7 @@ class DbLedger:
     def states(self) -> dict[int, ChainState]:
         """Every chain's ledger, in one statement (one snapshot)."""
         blobs = self._store.log_ledgers()
-        return {c: self._sealer.open(c, blobs.get(c)) for c in range(self._chains + 1)}
+        return {c: self._sealer.open(c, blobs.get(c)) for c in range(ARCHIVE, self._chains + 1)}
 
     def load(self) -> LedgerState:
         """The users and nodes all chains' records added (``written`` is per chain)."""

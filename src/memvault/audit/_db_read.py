@@ -12,7 +12,7 @@ import heapq
 from collections.abc import Iterator
 
 from ..errors import IntegrityError
-from ..store import CHAIN_BITS, PgStore, chain_range
+from ..store import ARCHIVE, CHAIN_BITS, LogStore, chain_range
 from ._chains import ChainLedger, ChainState
 from ._ledger import Bound, LedgerState, changes_in, counts_against
 
@@ -20,7 +20,7 @@ PAGE = 2000  # records per statement
 _TIME = b',"time":"'
 
 
-def chain_lines(store: PgStore, chain: int) -> Iterator[tuple[int, bytes]]:
+def chain_lines(store: LogStore, chain: int) -> Iterator[tuple[int, bytes]]:
     """(number, line) of every record of ``chain``, in order."""
     after = 0
     while True:
@@ -31,12 +31,12 @@ def chain_lines(store: PgStore, chain: int) -> Iterator[tuple[int, bytes]]:
         after = rows[-1][0]
 
 
-def merged_lines(store: PgStore, chains: int) -> Iterator[bytes]:
+def merged_lines(store: LogStore, chains: int) -> Iterator[bytes]:
     """Every record of every chain, merged by time (each chain's records are in time
     order: they are stamped under the chain's lock), ties by chain."""
     streams = [
         ((_time_of(line), seq, line) for seq, line in chain_lines(store, chain))
-        for chain in range(chains + 1)
+        for chain in range(ARCHIVE, chains + 1)
     ]
     for _, _, line in heapq.merge(*streams):
         yield line
@@ -48,7 +48,7 @@ def _time_of(line: bytes) -> bytes:
 
 
 def bound(
-    store: PgStore, chains: int, states: dict[int, ChainState | None], problems: list[str]
+    store: LogStore, chains: int, states: dict[int, ChainState | None], problems: list[str]
 ) -> Bound:
     """Inside a read transaction: every committed change of every chain, each chain's
     newest change as its ledger says, and ``problems`` (the chains' heads against their
@@ -60,7 +60,7 @@ def bound(
     )
     if len(opened) == len(states):
         problems = problems + counts_against(store, total)
-    lines = (line for chain in range(chains + 1) for _, line in chain_lines(store, chain))
+    lines = (line for chain in range(ARCHIVE, chains + 1) for _, line in chain_lines(store, chain))
     written = {chain_range(c)[0] >> CHAIN_BITS: s.written for c, s in opened.items()}
     return Bound(changes_in(lines), written, problems)
 
@@ -70,7 +70,7 @@ def open_states(
 ) -> dict[int, ChainState | None]:
     """Each chain's ledger, opened; None where it fails to."""
     out: dict[int, ChainState | None] = {}
-    for chain in range(chains + 1):
+    for chain in range(ARCHIVE, chains + 1):
         try:
             out[chain] = sealer.open(chain, blobs.get(chain))
         except IntegrityError:

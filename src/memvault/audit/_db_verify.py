@@ -17,30 +17,30 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..store import PgStore, chain_range
+from ..store import ARCHIVE, LogStore, chain_range
 from ._chain import Problem, Report, State, check_line
 from ._chains import ChainLedger, chain_genesis, chain_of, label
 from ._checkpoint import chain_heads
 from ._db_read import chain_lines, open_states
 from ._keys import AuditKeys
-from ._segments import line_hash
+from ._segments import genesis, line_hash
 
 _USER = b',"user":'
 
 
 def examine_chains(
-    store: PgStore,
+    store: LogStore,
     keys: AuditKeys,
     sealer: ChainLedger,
     chains: int,
     checkpoint: dict[str, Any] | None = None,
 ) -> Report:
     """Check every chain and report every problem found (never raises for damage)."""
-    report = Report(chains=chains + 1)
+    report = Report(chains=chains + 1)  # the archive, if any, is not counted as a chain
     signed = chain_heads(checkpoint) if checkpoint is not None else None
     with store.transaction(write=False, action="verifying the audit log"):
         states = open_states(sealer, store.log_ledgers(), chains)
-        for chain in range(chains + 1):
+        for chain in range(ARCHIVE, chains + 1):
             state = states[chain]
             if state is None:
                 report.add(Problem(f"chain {chain}", "its ledger fails its integrity check"))
@@ -57,7 +57,7 @@ def examine_chains(
 
 
 def _walk(
-    store: PgStore,
+    store: LogStore,
     keys: AuditKeys,
     chains: int,
     chain: int,
@@ -65,7 +65,9 @@ def _walk(
     signed: dict[int, tuple[int, str]] | None,
 ) -> int:
     """Check one chain; returns the number of its last record (0 if it has none)."""
-    state = State(chain_range(chain)[0] + 1, chain_genesis(keys.vault_id, chain))
+    # The archive is a log of files' records, chained from that log's genesis.
+    first = genesis(keys.vault_id) if chain == ARCHIVE else chain_genesis(keys.vault_id, chain)
+    state = State(chain_range(chain)[0] + 1, first)
     want = signed.get(chain) if signed is not None else None
     seen = want is None
     last = 0  # none yet
@@ -75,7 +77,7 @@ def _walk(
         if found is None:
             continue
         last = found
-        if chain_of(_user_of(line), chains) != chain:
+        if chain != ARCHIVE and chain_of(_user_of(line), chains) != chain:
             report.add(Problem(where, "its user's records belong to another chain: it was moved"))
         if want is not None and found == want[0]:
             seen = True

@@ -24,7 +24,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from ..errors import IntegrityError
-from ._chains import label
+from ..store import chain_of_seq
+from ._chains import label, place
 from ._db_log import DbAuditLog
 from ._filters import Filters, path_test
 from ._keys import UserAuditKey
@@ -105,8 +106,7 @@ class Entry:
         ``prev`` and ``mac`` or the sealed blob (``audit verify`` reads those). A record
         of a log in chains also names its chain and its place in it."""
         if self.partitioned:
-            chain, place = self.label.split(".")
-            return {**self._fields(), "chain": int(chain), "place": int(place)}
+            return {**self._fields(), "chain": chain_of_seq(self.seq), "place": place(self.seq)}
         return self._fields()
 
     def _fields(self) -> dict[str, Any]:

@@ -26,6 +26,7 @@ from . import (
     _keys,
     _mcp,
     _memory,
+    _move,
     _redaction,
     _retention,
     _transfer,
@@ -82,6 +83,7 @@ def _parser() -> argparse.ArgumentParser:
     _retention.add_parsers(commands)
     _users.add_parsers(commands)
     _db.add_parsers(commands)
+    _move.add_parsers(commands)
     return parser
 
 

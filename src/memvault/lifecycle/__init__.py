@@ -20,6 +20,8 @@ from ._import import IMPORT_RECORD, FileResult, ImportReport, RunnerFor, import_
 from ._inventory import LIST_RECORD, UserSummary, list_users
 from ._keylist import key_report
 from ._master import MasterRotation, begin, commit, pending_rotation, rewrap_all, rotate_master
+from ._move import MARK as MOVE_MARK
+from ._move import Move, move, source_mark
 from ._parts import Parts
 from ._retention import (
     EXPIRE_RECORD,
@@ -52,6 +54,7 @@ __all__ = [
     "EXPORT_RECORD",
     "IMPORT_RECORD",
     "LIST_RECORD",
+    "MOVE_MARK",
     "RUN_RECORD",
     "CheckReport",
     "Erasure",
@@ -62,6 +65,7 @@ __all__ = [
     "Found",
     "ImportReport",
     "MasterRotation",
+    "Move",
     "Parts",
     "Progress",
     "Rotation",
@@ -79,6 +83,7 @@ __all__ = [
     "import_memories",
     "key_report",
     "list_users",
+    "move",
     "parse_period",
     "pending_memories",
     "pending_rotation",
@@ -86,6 +91,7 @@ __all__ = [
     "rewrap_all",
     "rotate_master",
     "rotate_user",
+    "source_mark",
     "start",
     "user_names",
 ]

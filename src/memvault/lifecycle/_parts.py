@@ -11,7 +11,7 @@ from pathlib import Path
 from ..audit import Event, Log, UserAuditKey
 from ..keys import KeyProvider, MasterKeys
 from ..memory import Handlers
-from ..store import Store
+from ..store import LogStore
 
 
 @dataclass(frozen=True)
@@ -21,7 +21,7 @@ class Parts:
     write transactions)."""
 
     home: Path | None
-    store: Store
+    store: LogStore
     master: MasterKeys
     audit: Log
     handlers: Handlers

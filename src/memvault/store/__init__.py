@@ -7,20 +7,22 @@ PostgreSQL server.
 
 from ._dsn import describe_dsn, is_dsn
 from ._pg import PgStore
-from ._pg_log import CHAIN_BITS, chain_of_seq, chain_range
 from ._pg_migrate import Migration
 from ._pg_schema import DEFAULT_CHAINS, MAX_CHAINS, PG_SCHEMA_VERSION
-from ._protocol import Durability, NodeRow, StaleRow, Store, SubtreeRow, UserWraps
+from ._protocol import Durability, LogStore, NodeRow, StaleRow, Store, SubtreeRow, UserWraps
+from ._rows_log import ARCHIVE, CHAIN_BITS, chain_of_seq, chain_range
 from ._schema import SCHEMA_VERSION
 from ._sqlite import SqliteStore
 
 __all__ = [
+    "ARCHIVE",
     "CHAIN_BITS",
     "DEFAULT_CHAINS",
     "MAX_CHAINS",
     "PG_SCHEMA_VERSION",
     "SCHEMA_VERSION",
     "Durability",
+    "LogStore",
     "Migration",
     "NodeRow",
     "PgStore",

@@ -49,7 +49,6 @@ from typing import TYPE_CHECKING, Any
 from ..errors import StorageError
 from ._pg_check import PgUpkeep
 from ._pg_errors import pg_error
-from ._pg_log import PgLogRows
 from ._pg_migrate import Migration, PgSchema
 from ._protocol import Durability
 from ._rows_audit import AuditRows
@@ -68,7 +67,7 @@ _LOCK_SECONDS = 30.0  # as long as the SQLite store waits for its lock
 _CONNECT_SECONDS = 10.0
 
 
-class PgStore(TreeRows, AuditRows, KeyRows, RetentionRows, PgLogRows, PgSchema, PgUpkeep):
+class PgStore(TreeRows, AuditRows, KeyRows, RetentionRows, PgSchema, PgUpkeep):
     """A pool of connections to one vault's PostgreSQL database.
 
     ``dsn`` is a libpq connection string or URI; it is never quoted in an error (it

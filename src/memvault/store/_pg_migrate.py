@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from ..errors import IntegrityError, StorageError, UsageError
 from ._errors import DAMAGED_HINT
-from ._pg_rows import PgRows
+from ._pg_log import PgLogRows
 from ._pg_schema import (
     DEFAULT_CHAINS,
     MAX_CHAINS,
@@ -35,7 +35,7 @@ class Migration:
     chains: int
 
 
-class PgSchema(PgRows):
+class PgSchema(PgLogRows):
     """Reading and changing the schema version."""
 
     def schema_version(self) -> int:
@@ -51,17 +51,6 @@ class PgSchema(PgRows):
         if not raw.isdigit() or len(raw) > 9:
             raise IntegrityError(
                 "the vault database's schema version is damaged (modified outside memvault)",
-                hint=DAMAGED_HINT,
-            )
-        return int(raw)
-
-    def log_chains(self) -> int:
-        """The number of chains of users' records the database's audit log has."""
-        raw = self.get_meta("audit_chains")
-        if raw is None or not raw.isdigit() or not 1 <= int(raw) <= MAX_CHAINS:
-            raise IntegrityError(
-                "the vault database's number of audit chains is missing or damaged "
-                "(modified outside memvault)",
                 hint=DAMAGED_HINT,
             )
         return int(raw)

@@ -26,7 +26,7 @@ Promises every implementation keeps:
 from __future__ import annotations
 
 from contextlib import AbstractContextManager
-from typing import Literal, NamedTuple, Protocol
+from typing import Any, Literal, NamedTuple, Protocol
 
 Durability = Literal["full", "normal"]
 
@@ -338,4 +338,59 @@ class Store(Protocol):
 
     def has_children(self, user_id: int, node_id: int) -> bool:
         """Whether any node of the user sits directly under ``node_id``."""
+        ...
+
+
+class LogStore(Store, Protocol):
+    """A store that keeps an audit log in chains (``_rows_log.py``): every PostgreSQL
+    store, and a SQLite store once a vault moved into it from one."""
+
+    def log_chains(self) -> int:
+        """The number of chains of users' records; 0 if the store keeps no log."""
+        ...
+
+    def log_head(self, chain: int) -> tuple[int | None, bytes | None, bytes | None]:
+        """(key, line) of the chain's newest record and its ledger, in one snapshot."""
+        ...
+
+    def log_heads(self, chains: int) -> dict[int, tuple[int | None, bytes | None, bytes | None]]:
+        """:meth:`log_head` of the archive (-1) and of chains 0 to ``chains``."""
+        ...
+
+    def log_append(self, seq: int, line: bytes, chain: int, ledger: bytes) -> None:
+        """Add a record and set its chain's ledger."""
+        ...
+
+    def log_ledgers(self) -> dict[int, bytes]:
+        """Every chain's ledger, by chain."""
+        ...
+
+    def log_lines(self, chain: int, after: int, limit: int) -> list[tuple[int, bytes]]:
+        """Up to ``limit`` records of the chain with keys above ``after``, in order."""
+        ...
+
+    # -- a vault's rows, as ``memvault migrate`` copies them (``_rows_copy.py``) ----------
+
+    def copy_rows(self, table: str, after: int, upto: int | None, limit: int) -> list[Any]:
+        """Whole rows of a copied table, by key, in batches."""
+        ...
+
+    def put_rows(self, table: str, rows: list[Any]) -> None:
+        """Insert whole rows (their ids too) of a copied table."""
+        ...
+
+    def follow_ids(self) -> None:
+        """After a copy: ids made from now on follow the copied ones."""
+        ...
+
+    def empty_copy(self) -> None:
+        """Delete every copied row, and the vault's rows of ``meta``."""
+        ...
+
+    def all_meta(self) -> dict[str, bytes]:
+        """Every ``meta`` row."""
+        ...
+
+    def table_counts(self) -> dict[str, int]:
+        """How many rows each copied table holds."""
         ...

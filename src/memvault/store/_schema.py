@@ -70,4 +70,10 @@ CREATE TABLE IF NOT EXISTS audit_pending (
     seq  INTEGER PRIMARY KEY,                 -- the newest audit record (the anchor), and
     line BLOB NOT NULL                        -- those the log file may not have synced yet
 );
+-- The audit log, for a vault that keeps it in its database (one moved here from
+-- PostgreSQL, see store/_rows_log.py), empty while the log is the home's files.
+CREATE TABLE IF NOT EXISTS audit_log (
+    seq  INTEGER PRIMARY KEY,                 -- (chain + 1) << 40 | place in the chain
+    line BLOB NOT NULL                        -- the record
+);
 """

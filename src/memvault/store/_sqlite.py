@@ -24,7 +24,9 @@ from ._errors import DAMAGED_HINT as _DAMAGED_HINT
 from ._errors import storage_error as _storage_error
 from ._protocol import Durability
 from ._rows_audit import AuditRows
+from ._rows_copy import CopyRows
 from ._rows_keys import KeyRows
+from ._rows_log import LogRows
 from ._rows_retention import RetentionRows
 from ._rows_tree import TreeRows
 from ._schema import (
@@ -45,7 +47,7 @@ _WRITER_GAP_SECONDS = 0.001
 _WORK_BETWEEN_PAUSES = 0.0015
 
 
-class SqliteStore(TreeRows, AuditRows, KeyRows, RetentionRows, SqliteRows):
+class SqliteStore(TreeRows, AuditRows, KeyRows, RetentionRows, LogRows, CopyRows, SqliteRows):
     """A connection to one vault's SQLite database."""
 
     def __init__(self, path: Path, *, durability: Durability = "full") -> None:
