@@ -165,6 +165,7 @@ class AuditLog(Anchored):
         return tail
 
     partitioned = False  # one chain, numbered from 1
+    reads_commit_records = False  # a read's record is appended after its transaction
 
     @staticmethod
     def label(seq: int) -> str:
@@ -172,13 +173,13 @@ class AuditLog(Anchored):
         return str(seq)
 
     @contextmanager
-    def holding(self, user: str | None = None) -> Iterator[None]:
+    def holding(self, user: str | None = None, *, flush: bool = True) -> Iterator[None]:
         """Around a write transaction: the lock a record takes inside it is kept
         until the transaction has ended, so no other record can follow one whose
         change is not yet committed. If the transaction did not commit after its
         record was appended, a ``not_applied`` record follows it. ``user`` (the
         pseudonym of the one user the transaction writes for) changes nothing here:
-        one log, one lock."""
+        one log, one lock. Nor does ``flush``."""
         self._holding += 1
         self._txn_seq = 0
         self._announced = 0

@@ -48,6 +48,8 @@ class DbAuditLog:
     """The appender of a vault on PostgreSQL: one per open vault, shared by its commands."""
 
     partitioned = True  # records are numbered per chain (:func:`._chains.label`)
+    # A read's record commits in the read's own transaction (``Runner._read_with_record``).
+    reads_commit_records = True
     legacy_store = False  # a PostgreSQL vault has no older formats
 
     def __init__(
@@ -86,17 +88,18 @@ class DbAuditLog:
     # -- appending ----------------------------------------------------------------------
 
     @contextmanager
-    def holding(self, user: str | None = None) -> Iterator[None]:
+    def holding(self, user: str | None = None, *, flush: bool = True) -> Iterator[None]:
         """Around a write transaction: its records are appended in it. ``user`` (a
         pseudonym): the transaction writes that user's rows and chain only, and locks
-        only that chain; None: it locks the whole vault."""
+        only that chain; None: it locks the whole vault. ``flush=False``: its commit
+        need not wait for the server's flush (a transaction that records a read)."""
         if self._holding:
             yield  # nested: the outer transaction's lock holds
             return
         self._holding = 1
         self._partition = chain_of(user, self.chains) if user is not None else None
         try:
-            with self._store.partition(self._partition):
+            with self._store.partition(self._partition, flush=flush):
                 yield
         finally:
             self._holding, self._partition, self._head = 0, None, None

@@ -140,6 +140,13 @@ class LastUsed:
         with self.transaction(write=True):
             return self.touch(*noted)
 
+    def touch_noted(self) -> None:
+        """Inside a write transaction: make today the day of the file a read in it noted
+        as stale, if any."""
+        noted, self.stale = self.stale, None
+        if noted is not None:
+            self.touch(*noted)
+
     def touch(self, node_id: int, fid: bytes) -> bool:
         """Inside a write transaction: make today the last-used day of the file
         ``node_id`` (whose identity is ``fid``), unless it already is. False if the user

@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from typing import TYPE_CHECKING, Any
 
 from ..errors import StorageError
@@ -65,6 +65,7 @@ _LOCK_KEY = int.from_bytes(b"memvault", "big")
 _PARTITION_KEY = int.from_bytes(b"mvpt", "big") - (1 << 31)  # a signed 32-bit number
 _LOCK_SECONDS = 30.0  # as long as the SQLite store waits for its lock
 _CONNECT_SECONDS = 10.0
+_BEGIN_READ = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
 
 
 class PgStore(TreeRows, AuditRows, KeyRows, RetentionRows, PgSchema, PgUpkeep):
@@ -95,7 +96,6 @@ class PgStore(TreeRows, AuditRows, KeyRows, RetentionRows, PgSchema, PgUpkeep):
             max_size=max_connections,
             kwargs={"autocommit": True, "connect_timeout": int(_CONNECT_SECONDS)},
             configure=self._configure,
-            check=ConnectionPool.check_connection,
             timeout=_LOCK_SECONDS,
             open=False,
         )
@@ -122,7 +122,7 @@ class PgStore(TreeRows, AuditRows, KeyRows, RetentionRows, PgSchema, PgUpkeep):
     @contextmanager
     def transaction(self, *, write: bool, action: str = "running a command") -> Iterator[None]:
         """One command, applied whole or not at all, on one connection held throughout
-        (see the module's docstring for the isolation and the writers' lock)."""
+        (see the module's docstring for the isolation and the writers' locks)."""
         import psycopg
 
         if self._current() is not None:
@@ -131,19 +131,41 @@ class PgStore(TreeRows, AuditRows, KeyRows, RetentionRows, PgSchema, PgUpkeep):
                 hint="nothing was changed",
             )
         try:
-            with self._pool.connection() as conn:
-                _set_isolation(conn, write)
-                with conn.transaction():
-                    if write:
-                        conn.execute(self._lock_statement())
-                    self._local.conn = conn
-                    try:
-                        yield
-                        _check_not_aborted(conn, action)
-                    finally:
-                        self._local.conn = None
+            with self._begun(write) as conn:
+                self._local.conn = conn
+                try:
+                    yield
+                    _check_not_aborted(conn, action)
+                except BaseException:
+                    self._local.conn = None
+                    with suppress(psycopg.Error):
+                        conn.execute("ROLLBACK")
+                    raise
+                self._local.conn = None
+                conn.execute("COMMIT")
         except psycopg.Error as exc:
             raise pg_error(exc, action) from None
+
+    @contextmanager
+    def _begun(self, write: bool) -> Iterator[Connection]:
+        """A connection of the pool with a transaction begun on it: BEGIN and, for a
+        writer, its locks, in one round trip. The pool does not ping a connection it
+        hands out (a round trip per command); a connection the server dropped meanwhile
+        fails this first statement, before anything was done, and another is taken."""
+        import psycopg
+
+        begin = self._lock_statement() if write else _BEGIN_READ
+        attempts = self._pool.max_size + 1  # every pooled connection may have been dropped
+        for attempt in range(1, attempts + 1):
+            with self._pool.connection() as conn:
+                try:
+                    conn.execute(begin)
+                except psycopg.OperationalError:
+                    if attempt == attempts or not conn.closed:
+                        raise
+                    continue  # the pool drops the closed connection as it takes it back
+                yield conn
+                return
 
     @contextmanager
     def partition(self, key: int | None, *, flush: bool = True) -> Iterator[None]:
@@ -169,7 +191,7 @@ class PgStore(TreeRows, AuditRows, KeyRows, RetentionRows, PgSchema, PgUpkeep):
             steps.append(f"PERFORM pg_advisory_xact_lock({_PARTITION_KEY}, {int(key)});")
         if not flush:
             steps.append("PERFORM set_config('synchronous_commit', 'off', true);")
-        return "DO $$ BEGIN " + " ".join(steps) + " END $$"
+        return "BEGIN ISOLATION LEVEL READ COMMITTED; DO $$ BEGIN " + " ".join(steps) + " END $$"
 
     def pause_for_writers(self) -> None:
         """Nothing to do: between two batches the job commits, which releases the
@@ -199,16 +221,6 @@ class PgStore(TreeRows, AuditRows, KeyRows, RetentionRows, PgSchema, PgUpkeep):
         """``memvault db migrate``: :meth:`migrate` in a transaction of its own, alone."""
         with self.transaction(write=True, action="migrating the database schema"):
             return self.migrate(chains)
-
-
-def _set_isolation(conn: Any, write: bool) -> None:
-    """What the next BEGIN on ``conn`` says: see the module's docstring."""
-    from psycopg import IsolationLevel
-
-    conn.isolation_level = (
-        IsolationLevel.READ_COMMITTED if write else IsolationLevel.REPEATABLE_READ
-    )
-    conn.read_only = not write
 
 
 def _check_not_aborted(conn: Any, action: str) -> None:

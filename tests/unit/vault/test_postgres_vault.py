@@ -301,3 +301,26 @@ def test_workers_need_only_to_read_and_write_rows(db: str) -> None:
     finally:
         _rows(db, f"DROP OWNED BY {role}")
         _rows(db, f"DROP ROLE {role}")
+
+
+def test_a_connection_the_server_dropped_is_replaced_at_the_next_command(
+    pg_vault: Vault, db: str
+) -> None:
+    """The pool does not ping connections; one the server terminated fails its BEGIN,
+    and the command runs on a fresh connection."""
+    runner = pg_vault.runner("alice")
+    runner.run({"command": "create", "path": "/memories/a.md", "file_text": "a"})
+    database = db.rsplit("/", 1)[1].split("?")[0]
+    killed = _rows(
+        db,
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+        " WHERE datname = %s AND pid <> pg_backend_pid()",
+        (database,),
+    )
+    assert killed and all(row == (True,) for row in killed)
+    reply = runner.run({"command": "view", "path": "/memories/a.md"})
+    assert (reply.is_error, reply.content) == (
+        False,
+        "Here's the content of /memories/a.md with line numbers:\n     1\ta",
+    )
+    assert pg_vault.audit.examine().intact  # type: ignore[union-attr]
