@@ -261,9 +261,12 @@ class DbAuditLog:
         """Every record, merged by time across the chains (for review)."""
         return merged_lines(self._store, self.chains)
 
-    def examine(self, checkpoint: dict[str, Any] | None = None) -> Report:
-        """``audit verify``: every chain checked (see ``_db_verify.py``)."""
-        return examine_chains(self._store, self.keys, self._sealer, self.chains, checkpoint)
+    def examine(self, checkpoint: dict[str, Any] | None = None, *, jobs: int = 1) -> Report:
+        """``audit verify``: every chain checked (see ``_db_verify.py``), by ``jobs``
+        processes at once."""
+        return examine_chains(
+            self._store, self.keys, self._sealer, self.chains, checkpoint, jobs=jobs
+        )
 
     def checkpoint(self) -> dict[str, Any]:
         """A signed checkpoint of every chain's head (``audit checkpoint``)."""

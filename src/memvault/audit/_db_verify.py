@@ -15,9 +15,11 @@ verification runs, and the chains and ledgers it sees are those of one instant.
 
 from __future__ import annotations
 
+import multiprocessing
+from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from ..store import ARCHIVE, LogStore, chain_range
+from ..store import ARCHIVE, LogStore, PgStore, chain_range
 from ._chain import Problem, Report, State, check_line
 from ._chains import ChainLedger, chain_genesis, chain_of, label
 from ._checkpoint import chain_heads
@@ -34,26 +36,84 @@ def examine_chains(
     sealer: ChainLedger,
     chains: int,
     checkpoint: dict[str, Any] | None = None,
+    jobs: int = 1,
 ) -> Report:
-    """Check every chain and report every problem found (never raises for damage)."""
+    """Check every chain and report every problem found (never raises for damage).
+    ``jobs`` > 1: that many processes walk the chains at once, in the same snapshot (a
+    PostgreSQL store; another store is walked by this process alone)."""
     report = Report(chains=chains + 1)  # the archive, if any, is not counted as a chain
     signed = chain_heads(checkpoint) if checkpoint is not None else None
+    every = list(range(ARCHIVE, chains + 1))
     with store.transaction(write=False, action="verifying the audit log"):
         states = open_states(sealer, store.log_ledgers(), chains)
-        for chain in range(ARCHIVE, chains + 1):
-            state = states[chain]
-            if state is None:
-                report.add(Problem(f"chain {chain}", "its ledger fails its integrity check"))
-            newest = _walk(store, keys, chains, chain, report, signed)
-            if state is not None and state.newest != newest:
-                report.add(_ledger_problem(chain, newest, state.newest))
-    if signed is not None and not report.problems:
+        if jobs > 1 and isinstance(store, PgStore):
+            walked = _in_parallel(store, keys, chains, signed, every, jobs)
+        else:
+            walked = [(c, *_walk_alone(store, keys, chains, c, signed)) for c in every]
+    for chain, found, newest in sorted(walked):
+        report.problems += found.problems
+        report.notes += found.notes
+        report.records += found.records
+        state = states[chain]
+        if state is None:
+            report.add(Problem(f"chain {chain}", "its ledger fails its integrity check"))
+        elif state.newest != newest:
+            report.add(_ledger_problem(chain, newest, state.newest))
+    if checkpoint is not None and not report.problems:
         report.checkpoint = (
-            f"the log extends the checkpoint of {checkpoint.get('time', '?')} "  # type: ignore[union-attr]
-            f"({checkpoint['size']} records then, {report.records} now)"  # type: ignore[index]
+            f"the log extends the checkpoint of {checkpoint.get('time', '?')} "
+            f"({checkpoint['size']} records then, {report.records} now)"
         )
     report.last_seq = report.records
     return report
+
+
+def _walk_alone(
+    store: LogStore,
+    keys: AuditKeys,
+    chains: int,
+    chain: int,
+    signed: dict[int, tuple[int, str]] | None,
+) -> tuple[Report, int]:
+    found = Report()
+    return found, _walk(store, keys, chains, chain, found, signed)
+
+
+# What a forked walker inherits (never pickled: the keys stay in memory, in the fork).
+_FORKED: tuple[PgStore, AuditKeys, int, dict[int, tuple[int, str]] | None, str] | None = None
+
+
+def _in_parallel(
+    store: PgStore,
+    keys: AuditKeys,
+    chains: int,
+    signed: dict[int, tuple[int, str]] | None,
+    every: list[int],
+    jobs: int,
+) -> list[tuple[int, Report, int]]:
+    """The chains walked by ``jobs`` forked processes, each on a connection of its own,
+    all in the snapshot this (open) transaction exports."""
+    global _FORKED
+    _FORKED = (store, keys, chains, signed, store.export_snapshot())
+    groups = [every[n::jobs] for n in range(jobs) if every[n::jobs]]
+    try:
+        context = multiprocessing.get_context("fork")
+        with ProcessPoolExecutor(max_workers=len(groups), mp_context=context) as pool:
+            return [walked for part in pool.map(_walk_group, groups) for walked in part]
+    finally:
+        _FORKED = None
+
+
+def _walk_group(group: list[int]) -> list[tuple[int, Report, int]]:
+    """In a forked process: walk these chains."""
+    assert _FORKED is not None
+    parent, keys, chains, signed, snapshot = _FORKED
+    store = parent.clone()
+    try:
+        with store.transaction(write=False, action="verifying the audit log", snapshot=snapshot):
+            return [(c, *_walk_alone(store, keys, chains, c, signed)) for c in group]
+    finally:
+        store.close()
 
 
 def _walk(

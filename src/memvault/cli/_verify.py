@@ -63,6 +63,14 @@ def add_verify(actions: Any) -> None:
         help="the first forward-secure key (from `audit forward-secure`), to check every "
         "forward-secure segment's MACs",
     )
+    check.add_argument(
+        "--jobs",
+        type=int,
+        default=1,
+        metavar="N",
+        help="a vault on PostgreSQL: check its chains with N processes at once, in one "
+        "snapshot (default 1)",
+    )
     check.add_argument("--json", action="store_true", help="print one JSON object")
     check.set_defaults(run=_verify)
 
@@ -109,7 +117,9 @@ def _examine_db(
     """A log in the vault's database: its chains, then the store against it."""
     if args.forward_key:
         raise UsageError(NO_FORWARD)
-    report = audit.examine(checkpoint)
+    if not 1 <= args.jobs <= 64:
+        raise UsageError("--jobs must be 1 to 64")
+    report = audit.examine(checkpoint, jobs=args.jobs)
     if report.intact:
         try:
             report.problems += vault.verify_store()

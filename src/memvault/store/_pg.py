@@ -41,6 +41,7 @@ server's primary message only. A lock waited on for more than 30 seconds
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
@@ -66,6 +67,7 @@ _PARTITION_KEY = int.from_bytes(b"mvpt", "big") - (1 << 31)  # a signed 32-bit n
 _LOCK_SECONDS = 30.0  # as long as the SQLite store waits for its lock
 _CONNECT_SECONDS = 10.0
 _BEGIN_READ = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
+_SNAPSHOT = re.compile(r"[0-9A-F]+(-[0-9A-F]+)+")
 
 
 class PgStore(TreeRows, AuditRows, KeyRows, RetentionRows, PgSchema, PgUpkeep):
@@ -82,6 +84,7 @@ class PgStore(TreeRows, AuditRows, KeyRows, RetentionRows, PgSchema, PgUpkeep):
         self._local = threading.local()
         self._lock_ms = int(_LOCK_SECONDS * 1000)
         self._synchronous = "on" if durability == "full" else "off"
+        self._dsn = dsn  # for clone(); never shown (it may hold a password)
         try:
             import psycopg
             from psycopg_pool import ConnectionPool
@@ -119,10 +122,26 @@ class PgStore(TreeRows, AuditRows, KeyRows, RetentionRows, PgSchema, PgUpkeep):
 
     # -- transactions -------------------------------------------------------
 
+    def __repr__(self) -> str:
+        return "<PgStore>"
+
+    def clone(self) -> PgStore:
+        """A store of its own on the same database (for another process after a fork:
+        it must not use its parent's connections)."""
+        return PgStore(self._dsn, max_connections=1)
+
+    def export_snapshot(self) -> str:
+        """Inside a read transaction: an id other sessions can read the same snapshot
+        with (:meth:`transaction`'s ``snapshot``) while this transaction lasts."""
+        return str(self._one("SELECT pg_export_snapshot()")[0])
+
     @contextmanager
-    def transaction(self, *, write: bool, action: str = "running a command") -> Iterator[None]:
+    def transaction(
+        self, *, write: bool, action: str = "running a command", snapshot: str | None = None
+    ) -> Iterator[None]:
         """One command, applied whole or not at all, on one connection held throughout
-        (see the module's docstring for the isolation and the writers' locks)."""
+        (see the module's docstring for the isolation and the writers' locks).
+        ``snapshot``: a read transaction sees the snapshot another exported."""
         import psycopg
 
         if self._current() is not None:
@@ -131,7 +150,7 @@ class PgStore(TreeRows, AuditRows, KeyRows, RetentionRows, PgSchema, PgUpkeep):
                 hint="nothing was changed",
             )
         try:
-            with self._begun(write) as conn:
+            with self._begun(write, snapshot) as conn:
                 self._local.conn = conn
                 try:
                     yield
@@ -147,7 +166,7 @@ class PgStore(TreeRows, AuditRows, KeyRows, RetentionRows, PgSchema, PgUpkeep):
             raise pg_error(exc, action) from None
 
     @contextmanager
-    def _begun(self, write: bool) -> Iterator[Connection]:
+    def _begun(self, write: bool, snapshot: str | None = None) -> Iterator[Connection]:
         """A connection of the pool with a transaction begun on it: BEGIN and, for a
         writer, its locks, in one round trip. The pool does not ping a connection it
         hands out (a round trip per command); a connection the server dropped meanwhile
@@ -155,6 +174,10 @@ class PgStore(TreeRows, AuditRows, KeyRows, RetentionRows, PgSchema, PgUpkeep):
         import psycopg
 
         begin = self._lock_statement() if write else _BEGIN_READ
+        if snapshot is not None:
+            if not _SNAPSHOT.fullmatch(snapshot):
+                raise StorageError("a snapshot id must be hexadecimal parts (a bug in memvault)")
+            begin += f"; SET TRANSACTION SNAPSHOT '{snapshot}'"
         attempts = self._pool.max_size + 1  # every pooled connection may have been dropped
         for attempt in range(1, attempts + 1):
             with self._pool.connection() as conn:

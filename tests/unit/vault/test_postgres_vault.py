@@ -324,3 +324,23 @@ def test_a_connection_the_server_dropped_is_replaced_at_the_next_command(
         "Here's the content of /memories/a.md with line numbers:\n     1\ta",
     )
     assert pg_vault.audit.examine().intact  # type: ignore[union-attr]
+
+
+def test_chains_verified_by_several_processes_report_what_one_does(
+    pg_vault: Vault, db: str
+) -> None:
+    """--jobs: forked walkers in one exported snapshot find the same records and the same
+    damage as one process."""
+    for user in ("alice", "bob", "carol", "dave", "erin"):
+        pg_vault.runner(user).run({"command": "create", "path": "/memories/a.md", "file_text": "x"})
+    one = pg_vault.audit.examine()  # type: ignore[union-attr]
+    three = pg_vault.audit.examine(jobs=3)  # type: ignore[union-attr]
+    assert (three.records, three.problems) == (one.records, []) and one.records > 10
+    chain = chain_of(pg_vault.audit.keys.user("carol"), 4)
+    seq = _chain_lines(db, chain)[0][0]
+    _rows(db, "DELETE FROM audit_log WHERE seq = %s", (seq,))
+    damaged = [str(p) for p in pg_vault.audit.examine(jobs=3).problems]  # type: ignore[union-attr]
+    assert damaged == [str(p) for p in pg_vault.audit.examine().problems]  # type: ignore[union-attr]
+    assert damaged[0] == (
+        f"chain {chain}, record {label(seq + 1)}: record {label(seq)} is missing (removed)"
+    )
