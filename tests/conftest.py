@@ -25,7 +25,7 @@ from pathlib import Path
 import pytest
 
 from memvault import MemoryTool, Vault
-from tests.support import postgres, tool_kinds
+from tests.support import postgres, stores, tool_kinds
 
 SKIP_POSTGRES = "MEMVAULT_TEST_SKIP_POSTGRES"
 
@@ -62,11 +62,31 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         and tool_kinds.makes_tool(metafunc.function, metafunc.fixturenames)
     ):
         metafunc.parametrize("tool_kind", tool_kinds.KINDS, indirect=True)
+    if (
+        stores.held_to_both(metafunc.definition.nodeid)
+        and "store_kind" in metafunc.fixturenames
+        and not metafunc.definition.get_closest_marker("sqlite_only")
+    ):
+        metafunc.parametrize("store_kind", stores.KINDS, indirect=True)
 
 
 @pytest.fixture
-def home(tmp_path: Path) -> Path:
-    return tmp_path / "home"
+def store_kind(request: pytest.FixtureRequest) -> str:
+    """Which store this run of the test uses: ``sqlite`` unless parametrized."""
+    kind: str = getattr(request, "param", "sqlite")
+    return kind
+
+
+@pytest.fixture
+def home(tmp_path: Path, store_kind: str, request: pytest.FixtureRequest) -> Iterator[Path]:
+    """The vault's home: a directory, or, in a ``[pg]`` run, a migrated database's URI
+    (typed as a Path for the tests written against homes; ``Vault.open`` takes either)."""
+    if store_kind == "pg":
+        cluster = request.getfixturevalue("postgres_cluster")
+        with stores.migrated_database(cluster) as dsn:
+            yield dsn  # type: ignore[misc]
+        return
+    yield tmp_path / "home"
 
 
 @pytest.fixture

@@ -351,6 +351,7 @@ def test_random_interleavings_never_cross_users(tmp_path: Path) -> None:
 # -- user ids ------------------------------------------------------------------------------
 
 
+@pytest.mark.sqlite_only("reads or changes the store's rows with SQLite")
 @pytest.mark.parametrize(
     "user",
     [
@@ -395,6 +396,7 @@ def test_user_ids_up_to_255_bytes_are_accepted(vault: Vault, user: str) -> None:
     assert tool.call({"command": "create", "path": "/memories/a", "file_text": "ok"})
 
 
+@pytest.mark.sqlite_only("reads or changes the store's rows with SQLite")
 def test_similar_user_names_are_distinct_users(home: Path) -> None:
     """'alice', 'Alice', 'alice ' and other near-spellings are separate users."""
     names = ["alice", "Alice", "ALICE", "alice ", " alice", "alice\u00a0", "alicе", "alice."]

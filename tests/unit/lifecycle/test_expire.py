@@ -16,6 +16,7 @@ import pytest
 from memvault import IntegrityError, UsageError, Vault, lifecycle
 from memvault.audit import segments
 from memvault.cli import main
+from tests.support import stores
 from tests.unit.lifecycle.helpers import DAY, Clock, create, db, run, view
 
 LISTING = (
@@ -25,11 +26,7 @@ LISTING = (
 
 
 def _records(home: Path) -> list[dict[str, Any]]:
-    return [
-        json.loads(line)
-        for _, path in segments(home / "audit")
-        for line in path.read_bytes().splitlines()
-    ]
+    return stores.records(home)
 
 
 def _listing(vault: Vault, user: str = "alice") -> str:
@@ -66,6 +63,7 @@ def test_a_view_starts_the_period_again(vault: Vault, clock: Clock) -> None:
     assert _expired(vault.expire(90)) == [("alice", "/memories/a.md", 91)]
 
 
+@pytest.mark.sqlite_only("reads the head of a log of files")
 def test_a_dry_run_reports_the_same_and_changes_nothing(
     home: Path, vault: Vault, clock: Clock
 ) -> None:
@@ -97,6 +95,7 @@ def test_a_dry_run_reports_the_same_and_changes_nothing(
     assert [(d.user, d.path) for d in real.directories] == [("alice", "/memories/p/q")]
 
 
+@pytest.mark.sqlite_only("reads or changes the store's rows with SQLite")
 def test_a_file_without_a_day_is_stamped_not_deleted(
     home: Path, vault: Vault, clock: Clock
 ) -> None:
@@ -122,6 +121,7 @@ def test_a_file_without_a_day_is_stamped_not_deleted(
     assert vault.verify_store() == []
 
 
+@pytest.mark.sqlite_only("reads the home's audit log files")
 def test_each_expiry_is_recorded_like_a_delete(home: Path, vault: Vault, clock: Clock) -> None:
     """One `memory.expire` record per file, by the user's pseudonym, with its sealed path and
     the digest of the text removed (what its create stored), then one `retention.expire`
@@ -265,6 +265,7 @@ def test_a_period_out_of_range_is_refused(text: str) -> None:
     assert err.value.message == "a retention period is a whole number of days from 1 to 36500"
 
 
+@pytest.mark.sqlite_only("reads or changes the store's rows with SQLite")
 def test_a_damaged_day_stops_the_run_and_the_run_is_recorded(
     home: Path, vault: Vault, clock: Clock
 ) -> None:

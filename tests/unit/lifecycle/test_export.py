@@ -18,7 +18,7 @@ import pytest
 
 import memvault._fs
 from memvault import IntegrityError, StorageError, UsageError, Vault
-from memvault.audit import segments
+from tests.support import stores
 
 NOTES = {
     "/memories/a.md": "first line\nsecond line\n",
@@ -45,11 +45,7 @@ def stored(vault: Vault, user: str, path: str) -> str:
 
 
 def records(home: Path) -> list[dict[str, Any]]:
-    return [
-        json.loads(line)
-        for _, path in segments(home / "audit")
-        for line in path.read_bytes().splitlines()
-    ]
+    return stores.records(home)
 
 
 def test_json_round_trip_of_texts_and_directories(vault: Vault, tmp_path: Path) -> None:
@@ -163,6 +159,7 @@ def test_an_existing_file_is_kept_unless_overwrite_is_given(vault: Vault, tmp_pa
     assert json.loads(out.read_text())["user"] == "alice"
 
 
+@pytest.mark.sqlite_only("reads or changes the store's rows with SQLite")
 def test_an_unknown_user_is_an_error_and_is_not_created(
     vault: Vault, home: Path, tmp_path: Path
 ) -> None:
@@ -176,6 +173,7 @@ def test_an_unknown_user_is_an_error_and_is_not_created(
         assert db.execute("SELECT count(*) FROM users").fetchone()[0] == 1
 
 
+@pytest.mark.sqlite_only("reads the home's audit log files")
 def test_a_file_inside_the_home_is_refused(vault: Vault, home: Path, tmp_path: Path) -> None:
     fill(vault)
     (tmp_path / "link-to-home").symlink_to(home)
@@ -221,6 +219,7 @@ def test_the_export_is_recorded_without_its_contents(
     assert "secret-name" not in line and "alice" not in line and "first line" not in line
 
 
+@pytest.mark.sqlite_only("works on the home directory's files")
 def test_an_export_that_cannot_be_recorded_writes_nothing(
     vault: Vault, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -240,6 +239,7 @@ def test_an_export_that_cannot_be_recorded_writes_nothing(
     assert not (tmp_path / "a.json").exists()
 
 
+@pytest.mark.sqlite_only("reads or changes the store's rows with SQLite")
 def test_a_damaged_memory_fails_the_export(home: Path, tmp_path: Path) -> None:
     """Every text passes the tool's integrity checks: contents swapped between two files
     fail the export, and no file is written."""

@@ -22,6 +22,7 @@ import memvault._fs
 from memvault import StorageError, UsageError, Vault
 from memvault.audit import segments
 from memvault.lifecycle import ImportReport
+from tests.support import stores
 
 AWS_KEY = "AKIAQ3EGRT5XJ7KLMN2P"
 CARD = "4111 1111 1111 1111"
@@ -52,11 +53,7 @@ def source_tree(tmp_path: Path) -> Path:
 
 
 def records(home: Path) -> list[dict[str, Any]]:
-    return [
-        json.loads(line)
-        for _, path in segments(home / "audit")
-        for line in path.read_bytes().splitlines()
-    ]
+    return stores.records(home)
 
 
 def stored_text(vault: Vault, user: str, path: str) -> str:
@@ -134,6 +131,7 @@ def test_secrets_are_redacted_as_create_redacts_them(vault: Vault, tmp_path: Pat
     assert AWS_KEY not in json.dumps(report.to_json())
 
 
+@pytest.mark.sqlite_only("reads the home's audit log files")
 def test_each_memory_has_its_create_record_and_the_import_one_record(
     vault: Vault, home: Path, tmp_path: Path
 ) -> None:
@@ -376,6 +374,7 @@ def test_the_source_is_left_exactly_as_it_was(vault: Vault, tmp_path: Path) -> N
     assert snapshot(base) == before
 
 
+@pytest.mark.sqlite_only("reads or changes the store's rows with SQLite")
 def test_a_dry_run_stores_nothing_and_records_only_itself(
     vault: Vault, home: Path, tmp_path: Path
 ) -> None:
@@ -459,6 +458,7 @@ def test_new_directories_past_the_limit_are_refused_dry_run_and_real_alike(
         ]
 
 
+@pytest.mark.sqlite_only("reads or changes the store's rows with SQLite")
 def test_nothing_to_import_creates_no_user(vault: Vault, home: Path, tmp_path: Path) -> None:
     memories = tmp_path / "memories"
     write(memories, ".only-hidden", "x")
@@ -467,6 +467,7 @@ def test_nothing_to_import_creates_no_user(vault: Vault, home: Path, tmp_path: P
     assert (report.imported, report.refused, counts(home)) == (0, 1, rows)
 
 
+@pytest.mark.sqlite_only("works on the home directory's files")
 def test_a_failing_vault_stops_the_import(
     vault: Vault, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

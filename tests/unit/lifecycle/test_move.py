@@ -24,6 +24,9 @@ from memvault.audit import Scan
 from memvault.cli import main
 from memvault.store import PgStore
 
+# The source is a home and the target a database (and back): the home is a directory.
+pytestmark = pytest.mark.sqlite_only("moves a vault between a home directory and a database")
+
 NOTES = {
     "/memories/a.md": "alpha\nbeta\n",
     "/memories/deep/er/b.md": "bravo",

@@ -95,6 +95,7 @@ def test_one_tool_viewing_day_after_day_moves_the_day_on(vault: Vault, clock: Cl
         assert clock.last_used(vault) == {"/memories/a.md": DAY + offset}
 
 
+@pytest.mark.sqlite_only("reads or changes the store's rows with SQLite")
 def test_the_day_is_sealed_in_the_store(home: Path, vault: Vault, clock: Clock) -> None:
     """Files have a sealed blob of fixed length that holds no day in the clear (two files of
     one day differ); directories have none."""
@@ -110,6 +111,7 @@ def test_the_day_is_sealed_in_the_store(home: Path, vault: Vault, clock: Clock) 
     ]
 
 
+@pytest.mark.sqlite_only("reads or changes the store's rows with SQLite")
 def test_a_day_that_is_today_is_not_written_again(home: Path, vault: Vault, clock: Clock) -> None:
     """A view on the day the file was last used writes nothing (its sealed day stays byte for
     byte); the first view on a later day writes a new one."""
@@ -122,6 +124,7 @@ def test_a_day_that_is_today_is_not_written_again(home: Path, vault: Vault, cloc
     assert _touched(home) != before
 
 
+@pytest.mark.sqlite_only("reads the head of a log of files")
 def test_setting_the_day_on_a_view_is_no_change_of_the_memory(
     home: Path, vault: Vault, clock: Clock
 ) -> None:
@@ -135,6 +138,7 @@ def test_setting_the_day_on_a_view_is_no_change_of_the_memory(
     assert vault.verify_store() == []
 
 
+@pytest.mark.sqlite_only("reads or changes the store's rows with SQLite")
 @pytest.mark.parametrize("other_user", [False, True])
 def test_a_day_moved_to_another_file_fails_to_open(
     home: Path, vault: Vault, clock: Clock, other_user: bool
@@ -162,6 +166,9 @@ def test_a_day_moved_to_another_file_fails_to_open(
     assert main(["--home", str(home), "audit", "verify"]) == 1
 
 
+@pytest.mark.sqlite_only(
+    "the view's last-used day is set in a transaction of its own only with a log of files"
+)
 def test_a_view_whose_day_cannot_be_written_still_answers(
     vault: Vault, clock: Clock, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -183,6 +190,9 @@ def test_a_view_whose_day_cannot_be_written_still_answers(
     assert clock.last_used(vault) == {"/memories/a.md": DAY}
 
 
+@pytest.mark.sqlite_only(
+    "the view's last-used day is set in a transaction of its own only with a log of files"
+)
 def test_a_file_deleted_before_its_day_is_set_is_not_shown(
     home: Path, vault: Vault, clock: Clock, monkeypatch: pytest.MonkeyPatch
 ) -> None:

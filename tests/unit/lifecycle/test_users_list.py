@@ -7,6 +7,8 @@ import io
 import json
 from pathlib import Path
 
+import pytest
+
 from memvault import Vault
 from memvault.audit import segments
 from memvault.cli import main
@@ -80,6 +82,7 @@ def test_a_vault_without_users_says_so(home: Path) -> None:
     assert (code, out, err) == (0, '{"users": []}\n', "")
 
 
+@pytest.mark.sqlite_only("reads or changes the store's rows with SQLite")
 def test_files_without_a_day_give_no_last_activity(home: Path, clock: Clock) -> None:
     """Files written before days were kept do not count as activity: unknown, not old."""
     with Vault.open(home) as vault:
@@ -91,6 +94,7 @@ def test_files_without_a_day_give_no_last_activity(home: Path, clock: Clock) -> 
     assert (user.memories, user.last_activity) == (1, None)
 
 
+@pytest.mark.sqlite_only("reads the home's audit log files")
 def test_the_list_is_recorded_before_it_is_shown(home: Path, clock: Clock) -> None:
     """A `users.list` operator record with the count, and no user name, is appended."""
     _session(home, clock)

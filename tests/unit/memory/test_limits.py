@@ -208,6 +208,7 @@ def _db(home: Path) -> Iterator[sqlite3.Connection]:
         yield db
 
 
+@pytest.mark.sqlite_only("reads or changes the store's rows with SQLite")
 def test_a_user_without_a_root_tally_is_counted(small: Vault, home: Path) -> None:
     """A user whose row holds no tally of /memories (kept before tallies were) is counted
     from the rows at the first write, limits included, and the count is kept."""
@@ -226,6 +227,7 @@ def test_a_user_without_a_root_tally_is_counted(small: Vault, home: Path) -> Non
         assert vault.check().problems == []
 
 
+@pytest.mark.sqlite_only("reads or changes the store's rows with SQLite")
 def test_a_refused_write_keeps_the_counts_it_made_for_an_older_user(
     small: Vault, home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

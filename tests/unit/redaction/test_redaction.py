@@ -257,6 +257,7 @@ def test_pseudonyms_are_stable_per_user_and_differ_between_users(
         assert stored(alice, "/memories/b.md") == token_a
 
 
+@pytest.mark.sqlite_only("works on the home directory's files")
 def test_invalid_policy_fails_at_open_naming_file_and_line(home: Path, tmp_path: Path) -> None:
     """Vault.open with a bad policy raises PolicyError with file:line and creates nothing."""
     policy = _policy(tmp_path, '[detectors]\nemail = "shred"\n')

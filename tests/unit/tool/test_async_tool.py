@@ -77,6 +77,7 @@ def test_every_async_tool_of_a_vault_runs_on_one_store_thread(vault: Vault) -> N
     assert not mine.is_alive()
 
 
+@pytest.mark.sqlite_only("holds SQLite's write lock on the home's database")
 def test_making_a_tool_does_no_store_work(vault: Vault, home: Path) -> None:
     """A tool is made without a look at the store (so never waits for it): the user is
     created by the first command."""
@@ -121,6 +122,7 @@ def test_the_calls_of_a_task_run_in_the_order_it_made_them(vault: Vault) -> None
     ]
 
 
+@pytest.mark.sqlite_only("holds SQLite's write lock on the home's database")
 def test_a_call_cancelled_in_the_queue_never_runs(vault: Vault, home: Path) -> None:
     """A command waiting behind another is dropped with its call: no file, no record."""
     tool = vault.async_memory_tool("alice")
@@ -145,6 +147,7 @@ def test_a_call_cancelled_in_the_queue_never_runs(vault: Vault, home: Path) -> N
     assert paths == [["/memories/first.md"]]
 
 
+@pytest.mark.sqlite_only("holds SQLite's write lock on the home's database")
 def test_a_started_command_runs_to_its_end_when_its_call_is_cancelled(
     vault: Vault, home: Path
 ) -> None:
@@ -208,6 +211,7 @@ class _Request(logging.Filter):
         return True
 
 
+@pytest.mark.sqlite_only("reads or changes the store's rows with SQLite")
 def test_a_user_that_cannot_be_opened(home: Path) -> None:
     """A user whose rows were deleted behind the vault's back: open() raises what
     memory_tool raises; a call answers with the integrity message, leaves no record, and
