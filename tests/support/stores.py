@@ -26,12 +26,14 @@ KINDS = ("sqlite", "pg")
 DIRECTORIES = (
     "tests/protocol/",
     "tests/unit/agent/",
-    "tests/unit/audit/test_review.py",
+    "tests/unit/audit/",
+    "tests/unit/cli/",
     "tests/unit/keys/",
     "tests/unit/lifecycle/",
     "tests/unit/memory/",
     "tests/unit/redaction/",
     "tests/unit/tool/",
+    "tests/unit/vault/",
 )
 TEMPLATE = "memvault_template"
 _made: set[int] = set()  # clusters (by port) whose template exists

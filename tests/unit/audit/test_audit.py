@@ -527,6 +527,7 @@ def _mutations(segs: Segments) -> dict[str, tuple[Segments, str]]:
     return out
 
 
+@pytest.mark.sqlite_only("reads or changes the home's audit log files")
 def test_cli_names_the_first_bad_place_and_repairs_nothing(built: Path) -> None:
     """`audit verify` exits 1 with the exact first problem on stderr; the log is untouched."""
     segs = read_segments(built / "audit")
@@ -552,6 +553,7 @@ def test_cli_names_the_first_bad_place_and_repairs_nothing(built: Path) -> None:
     assert snapshot(built) == before
 
 
+@pytest.mark.sqlite_only("reads or changes the home's audit log files")
 def test_cli_intact_log(built: Path) -> None:
     """The intact log: exit 0, its count, and one audit.verify record added."""
     code, out, err = cli(["--home", str(built), "audit", "verify"])
@@ -577,6 +579,7 @@ def test_cli_intact_log(built: Path) -> None:
     )
 
 
+@pytest.mark.sqlite_only("reads or changes the home's audit log files")
 def test_every_line_has_the_schema_field_order(built: Path) -> None:
     """Each line is one JSON object with the documented fields, "mac" last."""
     for line in (b for lines in read_segments(built / "audit").values() for b in lines):
@@ -598,6 +601,7 @@ def _cut(home: Path, count: int) -> None:
     write_segments(home / "audit", segs)
 
 
+@pytest.mark.sqlite_only("reads or changes the home's audit log files")
 def test_truncation_beyond_the_stores_copies_is_caught(built: Path) -> None:
     """The newest records removed after the store synced: verify and Vault.open refuse."""
     with Vault._open(built, audit_problems=[]) as v:
@@ -619,6 +623,7 @@ def test_truncation_beyond_the_stores_copies_is_caught(built: Path) -> None:
     assert snapshot(built / "audit") == before
 
 
+@pytest.mark.sqlite_only("reads or changes the home's audit log files")
 def test_truncation_beyond_the_anchor_window_is_caught(
     home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -657,6 +662,7 @@ def _verify_home(home: Path, **kwargs: Any) -> Report:
         )
 
 
+@pytest.mark.sqlite_only("reads or changes the home's audit log files")
 def test_lines_the_store_holds_are_reported_then_restored(home: Path) -> None:
     """Records lost from the log but copied in the store: verify names them, open puts them back."""
     v = Vault.open(home)
@@ -712,6 +718,7 @@ def _older_store(home: Path) -> int:
     return anchor
 
 
+@pytest.mark.sqlite_only("reads or changes the store's rows with SQLite")
 def test_an_older_store_is_caught_by_verify(home: Path) -> None:
     """vault.db restored from an older copy while the log ran on: verify names the records."""
     anchor = _older_store(home)
@@ -726,6 +733,7 @@ def test_an_older_store_is_caught_by_verify(home: Path) -> None:
     assert snapshot(home / "audit") == before
 
 
+@pytest.mark.sqlite_only("works on the home directory's files")
 def test_an_older_store_is_refused_at_open(home: Path) -> None:
     """SECURITY.md: opening performs verify's cross-check, so an older store is refused."""
     _older_store(home)
@@ -733,6 +741,7 @@ def test_an_older_store_is_refused_at_open(home: Path) -> None:
         Vault.open(home).close()
 
 
+@pytest.mark.sqlite_only("reads or changes the home's audit log files")
 def test_an_older_home_needs_a_checkpoint(home: Path) -> None:
     """Database and log restored together verify clean; a checkpoint taken later catches it."""
     with Vault.open(home) as v:
@@ -792,6 +801,7 @@ def _line_of(home: Path, seq: int) -> bytes:
     raise AssertionError(seq)
 
 
+@pytest.mark.sqlite_only("reads or changes the home's audit log files")
 def test_bad_checkpoints_are_usage_errors(home: Path, tmp_path: Path) -> None:
     """Another vault's checkpoint, or one with a changed byte, is refused with exit 2."""
     other = tmp_path / "other"
@@ -1085,6 +1095,7 @@ COMMANDS: dict[str, dict[str, Any]] = {
 }  # fmt: skip
 
 
+@pytest.mark.sqlite_only("reads or changes the home's audit log files")
 @pytest.mark.parametrize("name", sorted(COMMANDS))
 def test_injected_write_error_refuses_every_command(
     name: str, home: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
@@ -1114,6 +1125,7 @@ def test_injected_write_error_refuses_every_command(
     _assert_unchanged_after_reopen(home)
 
 
+@pytest.mark.sqlite_only("works on the home directory's files")
 @pytest.mark.parametrize(
     "err", [errno.ENOSPC, errno.EROFS, errno.EACCES, errno.EDQUOT], ids=errno.errorcode.get
 )
@@ -1156,6 +1168,7 @@ class _FailingCommit:
         return getattr(self.db, name)
 
 
+@pytest.mark.sqlite_only("reads or changes the home's audit log files")
 def test_a_record_whose_commit_failed_is_marked_not_applied(home: Path) -> None:
     """The record is on disk but the change rolled back: an audit.not_applied record says so."""
     with Vault.open(home) as v:
@@ -1246,6 +1259,7 @@ def _secret_commands() -> list[dict[str, Any]]:
     ]  # fmt: skip
 
 
+@pytest.mark.sqlite_only("reads or changes the home's audit log files")
 def test_no_secret_reaches_the_log_or_the_operator_log(
     home: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -1291,6 +1305,7 @@ def test_no_secret_reaches_the_log_or_the_operator_log(
     assert users == {pseudonym}
 
 
+@pytest.mark.sqlite_only("reads or changes the home's audit log files")
 def test_sealed_paths_open_only_with_the_users_key(home: Path) -> None:
     """The review side: a record's sealed paths open, under the user's key, to the guard's
     rendering of the paths (a secret in a refused path stays redacted)."""
@@ -1316,6 +1331,7 @@ def test_sealed_paths_open_only_with_the_users_key(home: Path) -> None:
 # -- crypto-erasure -----------------------------------------------------------------------------
 
 
+@pytest.mark.sqlite_only("reads or changes the store's rows with SQLite")
 def test_a_deleted_users_row_is_refused_for_that_user_and_named_by_verify(built: Path) -> None:
     """A user's rows deleted outside memvault (their keys and memories go with them): the
     table no longer holds what the ledger counts, so the user is refused instead of started

@@ -66,6 +66,7 @@ def _here(home: Path) -> ForwardState:
     return state
 
 
+@pytest.mark.sqlite_only("forward security is for a log of files")
 def test_forward_security_starts_at_a_new_segment_and_moves_its_key_on(
     home: Path, tmp_path: Path, small_segments: None
 ) -> None:
@@ -95,6 +96,7 @@ def test_forward_security_starts_at_a_new_segment_and_moves_its_key_on(
     assert out.startswith("audit log intact:") and "note:" not in out
 
 
+@pytest.mark.sqlite_only("forward security is for a log of files")
 def test_a_rewrite_with_the_machines_keys_is_caught_with_the_first_key(
     home: Path, tmp_path: Path, small_segments: None
 ) -> None:
@@ -140,6 +142,7 @@ def test_a_rewrite_with_the_machines_keys_is_caught_with_the_first_key(
     )
 
 
+@pytest.mark.sqlite_only("forward security is for a log of files")
 def test_a_crash_before_the_key_file_moved_on_is_carried_forward(
     home: Path, tmp_path: Path, small_segments: None
 ) -> None:
@@ -160,6 +163,7 @@ def test_a_crash_before_the_key_file_moved_on_is_carried_forward(
     assert (code, err) == (0, ""), out
 
 
+@pytest.mark.sqlite_only("forward security is for a log of files")
 def test_forward_security_is_turned_on_once_and_its_key_kept_off_the_home(
     home: Path, tmp_path: Path
 ) -> None:
@@ -176,6 +180,7 @@ def test_forward_security_is_turned_on_once_and_its_key_kept_off_the_home(
     assert code == 2 and "forward security is already on" in err and not again.exists()
 
 
+@pytest.mark.sqlite_only("forward security is for a log of files")
 def test_a_forward_key_of_another_vault_or_damaged_is_refused(home: Path, tmp_path: Path) -> None:
     """verify --forward-key checks the file: another vault's key, or no key file at all."""
     _commands(home, 1)
@@ -193,6 +198,7 @@ def test_a_forward_key_of_another_vault_or_damaged_is_refused(home: Path, tmp_pa
     assert code == 2 and f"{junk} is not a memvault forward-secure key file" in err
 
 
+@pytest.mark.sqlite_only("forward security is for a log of files")
 def test_a_wrong_first_key_fails_every_forward_secure_record(home: Path, tmp_path: Path) -> None:
     """The first key decides: with another key every forward-secure record fails its MAC."""
     _commands(home, 1)
@@ -208,6 +214,7 @@ def test_a_wrong_first_key_fails_every_forward_secure_record(home: Path, tmp_pat
     assert f"segment {first}, line 1: its MAC does not match" in out
 
 
+@pytest.mark.sqlite_only("forward security is for a log of files")
 def test_a_damaged_key_file_refuses_every_record(home: Path, tmp_path: Path) -> None:
     """The key file on the machine is sealed: damage refuses every record, with a clear
     error for the operator (and `audit verify` still opens the vault to say so:

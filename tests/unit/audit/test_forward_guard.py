@@ -95,6 +95,7 @@ def _refused_everything(home: Path, caplog: pytest.LogCaptureFixture, detail: st
     assert _log(home) == before[0]
 
 
+@pytest.mark.sqlite_only("forward security is for a log of files")
 def test_the_store_remembers_where_forward_security_began(home: Path, tmp_path: Path) -> None:
     """Turning it on stores the first segment in the store, with the record saying so."""
     _commands(home, 2)
@@ -107,6 +108,7 @@ def test_the_store_remembers_where_forward_security_began(home: Path, tmp_path: 
     assert [json.loads(line)["details"] for line in out.splitlines()] == [{"first_segment": first}]
 
 
+@pytest.mark.sqlite_only("forward security is for a log of files")
 def test_a_missing_key_file_refuses_every_command(
     home: Path, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -131,6 +133,7 @@ def test_a_missing_key_file_refuses_every_command(
     )
 
 
+@pytest.mark.sqlite_only("forward security is for a log of files")
 def test_verify_names_a_missing_key_file_and_calls_no_record_forged(
     home: Path, tmp_path: Path
 ) -> None:
@@ -154,6 +157,7 @@ def test_verify_names_a_missing_key_file_and_calls_no_record_forged(
     )
 
 
+@pytest.mark.sqlite_only("forward security is for a log of files")
 def test_an_older_key_file_refuses_every_command_and_verify_says_so(
     home: Path, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -181,6 +185,7 @@ def test_an_older_key_file_refuses_every_command_and_verify_says_so(
     )
 
 
+@pytest.mark.sqlite_only("forward security is for a log of files")
 def test_a_damaged_key_file_refuses_every_command_and_verify_still_runs(
     home: Path, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -203,6 +208,7 @@ def test_a_damaged_key_file_refuses_every_command_and_verify_still_runs(
     )
 
 
+@pytest.mark.sqlite_only("forward security is for a log of files")
 def test_restore_puts_the_key_file_back_and_is_recorded(home: Path, tmp_path: Path) -> None:
     """From the first key: the key file is made for the newest segment, commands run again,
     and the whole log verifies with the first key."""
@@ -229,6 +235,7 @@ def test_restore_puts_the_key_file_back_and_is_recorded(home: Path, tmp_path: Pa
     ]
 
 
+@pytest.mark.sqlite_only("forward security is for a log of files")
 def test_restore_refuses_a_key_that_does_not_mac_the_log(home: Path, tmp_path: Path) -> None:
     """Another key of the right form is refused, and the key file is left as it is."""
     key_file = tmp_path / "forward.json"
@@ -258,6 +265,7 @@ def test_restore_refuses_a_key_that_does_not_mac_the_log(home: Path, tmp_path: P
     )
 
 
+@pytest.mark.sqlite_only("forward security is for a log of files")
 def test_the_ledger_keeps_forward_security_on_when_the_stores_word_is_removed(
     home: Path, tmp_path: Path
 ) -> None:

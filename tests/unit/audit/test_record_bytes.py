@@ -14,6 +14,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from memvault import Vault
 from memvault._crypto import Key, Sealer, context, derive, open_blob
 from memvault.audit import FIELDS, MAC_SUFFIX_LEN, UserAuditKey, segments
@@ -32,6 +34,7 @@ def _bodies(home: Path) -> list[bytes]:
     return [line[:-MAC_SUFFIX_LEN] + b"}" for line in lines]
 
 
+@pytest.mark.sqlite_only("works on the home directory's files")
 def test_every_record_is_byte_for_byte_what_json_dumps_writes(home: Path) -> None:
     with Vault.open(home) as v:
         for details in DETAILS:

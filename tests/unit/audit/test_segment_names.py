@@ -33,6 +33,7 @@ def _vault(home: Path) -> None:
         v.memory_tool("alice").call({"command": "view", "path": "/memories"})
 
 
+@pytest.mark.sqlite_only("reads or changes the home's audit log files")
 @pytest.mark.parametrize("name", STRAYS)
 def test_a_copy_under_another_name_is_not_a_segment(home: Path, name: str) -> None:
     """segments() lists the appender's names only."""
@@ -49,6 +50,7 @@ def test_numbers_past_six_digits_keep_their_names(tmp_path: Path) -> None:
     assert [n for n, _ in segments(tmp_path)] == [1, 999999, 1000000]
 
 
+@pytest.mark.sqlite_only("reads or changes the home's audit log files")
 def test_verify_names_files_it_did_not_read_and_stays_intact(home: Path) -> None:
     """A copy of segment 1 under a 7-digit name is not taken for a second segment 1."""
     _vault(home)
@@ -67,6 +69,7 @@ def test_verify_names_files_it_did_not_read_and_stays_intact(home: Path) -> None
     assert code == 0 and json.loads(out)["records"] == records
 
 
+@pytest.mark.sqlite_only("reads or changes the home's audit log files")
 def test_the_appender_never_appends_to_a_stray_file(home: Path) -> None:
     """A stray file with a bigger number-like name does not become the newest segment."""
     _vault(home)

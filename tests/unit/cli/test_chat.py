@@ -49,6 +49,7 @@ def _key(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("ANTHROPIC_BASE_URL", raising=False)
 
 
+@pytest.mark.sqlite_only("works on the home directory's files")
 def test_without_a_key_chat_exits_2_and_says_why(
     home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -176,6 +177,7 @@ def test_context_editing_flags(home: Path, flags: list[str], edits: object) -> N
         assert body["model"] == "claude-opus-5-5"
 
 
+@pytest.mark.sqlite_only("works on the home directory's files")
 @pytest.mark.parametrize(
     "flags", [["--keep-tool-uses", "-1"], ["--clear-at-tokens", "0"], ["--max-tokens", "many"]]
 )

@@ -48,6 +48,7 @@ def _seed(home: Path) -> None:
                 runner.run({"command": "create", "path": path, "file_text": text})
 
 
+@pytest.mark.sqlite_only("works on the home directory's files")
 def test_an_intact_vault_checks_clean_and_the_run_is_recorded(home: Path) -> None:
     _seed(home)
     code, out, err = _cli(home, "check")
@@ -79,6 +80,7 @@ def test_an_intact_vault_checks_clean_and_the_run_is_recorded(home: Path) -> Non
     }
 
 
+@pytest.mark.sqlite_only("reads or changes the store's rows with SQLite")
 def test_a_row_deleted_outside_memvault_is_named(home: Path) -> None:
     """The open does not count rows; the check does, and compares every tally."""
     _seed(home)
@@ -112,6 +114,7 @@ def test_a_row_deleted_outside_memvault_is_named(home: Path) -> None:
     assert "beta" not in out and "notes" not in out
 
 
+@pytest.mark.sqlite_only("reads or changes the store's rows with SQLite")
 def test_a_damaged_index_is_found_by_sqlite_s_own_check(home: Path) -> None:
     """An index that no longer matches its table: the pages' check names it."""
     _seed(home)
@@ -128,6 +131,7 @@ def test_a_damaged_index_is_found_by_sqlite_s_own_check(home: Path) -> None:
     assert any(problem.startswith("pages: ") for problem in doc["problems"]), doc
 
 
+@pytest.mark.sqlite_only("reads or changes the store's rows with SQLite")
 def test_opening_a_vault_reads_no_memory_rows(home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """What an open runs does not grow with the vault: no page check, no count, no read of
     the memories' rows (checked on the statements the store sends to SQLite)."""

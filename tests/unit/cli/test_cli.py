@@ -28,6 +28,7 @@ def run(
     return code, out.getvalue(), err.getvalue()
 
 
+@pytest.mark.sqlite_only("works on the home directory's files")
 def test_init_is_idempotent(home: Path) -> None:
     """init creates the vault once; a second init reports the same vault id."""
     code1, out1, err1 = run(["--home", str(home), "init"])
@@ -117,6 +118,7 @@ def test_bad_user_is_a_usage_error(home: Path, monkeypatch: pytest.MonkeyPatch) 
     assert err == "memvault: error: a user id must not contain control or invisible characters\n"
 
 
+@pytest.mark.sqlite_only("reads or changes the store's rows with SQLite")
 def test_wrong_master_key_is_a_clear_error(home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Opening with another vault's key exits 1 with an error and a hint; nothing changes."""
     assert run(["--home", str(home), "init"])[0] == 0
@@ -188,6 +190,7 @@ def _session(home: Path) -> None:
             tool.call({"command": "view", "path": "/etc/passwd"})
 
 
+@pytest.mark.sqlite_only("reads or changes the home's audit log files")
 def test_audit_show_json_has_the_pinned_fields(home: Path) -> None:
     """audit show --json: one object per record with seq, time, user, command, outcome."""
     _session(home)
@@ -208,6 +211,7 @@ def test_audit_show_json_has_the_pinned_fields(home: Path) -> None:
     assert rows[5]["paths"] == ["/etc/passwd"] and rows[5]["error"] == "path"
 
 
+@pytest.mark.sqlite_only("reads or changes the home's audit log files")
 def test_audit_show_filters_and_stats(home: Path) -> None:
     """Filters narrow show; stats counts; a bad filter is a usage error with a hint."""
     _session(home)

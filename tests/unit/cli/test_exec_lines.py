@@ -16,6 +16,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from memvault.cli import main
 from memvault.memory import COMMANDS
 
@@ -74,6 +76,7 @@ def test_every_bad_line_is_answered_and_the_next_lines_run(home: Path) -> None:
     assert MARKER not in out
 
 
+@pytest.mark.sqlite_only("reads or changes the home's audit log files")
 def test_every_bad_line_leaves_a_record_of_invalid_input(home: Path) -> None:
     """One record per unreadable line, in order among the commands' records: outcome
     `invalid`, error `input`, and nothing of the line in it or anywhere in the log."""

@@ -138,6 +138,7 @@ def _interrupted_after_the_first_batch(*counts: int) -> None:
 # -- keys list
 
 
+@pytest.mark.sqlite_only("works on the home directory's files")
 def test_keys_list_of_a_vault_without_users(home: Path) -> None:
     """A new vault lists its master key, then says it has no users."""
     assert _cli(home, "init")[0] == 0
@@ -151,6 +152,7 @@ def test_keys_list_of_a_vault_without_users(home: Path) -> None:
     ), out
 
 
+@pytest.mark.sqlite_only("works on the home directory's files")
 def test_keys_list_text_names_the_master_key_then_each_users_versions(two_users: Path) -> None:
     """One line for the master key, then each user with each version and its count."""
     code, out, err = _cli(two_users, "keys", "list")
@@ -165,6 +167,7 @@ def test_keys_list_text_names_the_master_key_then_each_users_versions(two_users:
     ), out
 
 
+@pytest.mark.sqlite_only("works on the home directory's files")
 def test_keys_list_json_has_the_shape_the_readme_documents(two_users: Path) -> None:
     """`keys list --json`: the README's keys, in its order, with its types; the values are
     the vault's (a version's count covers files and directories)."""
@@ -287,6 +290,7 @@ def test_keys_rotate_all_rotates_every_user(two_users: Path) -> None:
     ]
 
 
+@pytest.mark.sqlite_only("works on the home directory's files")
 def test_rotating_an_unknown_user_is_refused_and_changes_nothing(two_users: Path) -> None:
     """An unknown user: exit 2, the error and its hint on stderr, not a byte changed."""
     before = _snapshot(two_users)
@@ -295,6 +299,7 @@ def test_rotating_an_unknown_user_is_refused_and_changes_nothing(two_users: Path
     assert _snapshot(two_users) == before
 
 
+@pytest.mark.sqlite_only("works on the home directory's files")
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
@@ -331,17 +336,26 @@ def test_an_interrupted_rotation_is_listed_and_a_re_run_finishes_it(
         code, out, err = _cli(two_users, "keys", "rotate", "--user", "alice")
     assert (code, out, err) == (130, "", "memvault: interrupted\n")
     versions = _user(_key_list(two_users), "alice")["versions"]
-    assert [(v["version"], v["memories"]) for v in versions] == [(2, 3), (1, 0)]
+    # A batch ends after 24 memories or 0.7 ms of work: how many it took depends on the
+    # store's speed, but it took some, and the rest are left under version 1.
+    done = versions[0]["memories"]
+    assert 1 <= done <= 3
+    assert [(v["version"], v["memories"]) for v in versions] == [(2, done), (1, 3 - done)]
     code, out, _ = _cli(two_users, "keys", "list")
     assert code == 0 and re.search(
-        f"\nuser alice:\n  version 2 \\(primary\\): 3 memories, created {TIME}\n"
-        f"  version 1: 0 memories, created {TIME}\nuser bob:\n",
+        f"\nuser alice:\n  version 2 \\(primary\\): {done} memor(y|ies), created {TIME}\n"
+        f"  version 1: {3 - done} memor(y|ies), created {TIME}\nuser bob:\n",
         out,
     ), out
     code, out, err = _cli(two_users, "keys", "rotate", "--user", "alice", "--json")
     assert (code, err) == (0, "")
     [entry] = json.loads(out)["users"]
-    assert (entry["from"], entry["to"], entry["memories"], entry["resumed"]) == ([1], 2, 0, True)
+    assert (entry["from"], entry["to"], entry["memories"], entry["resumed"]) == (
+        [1],
+        2,
+        3 - done,
+        True,
+    )
     alice = _user(_key_list(two_users), "alice")
     assert (alice["primary"], [v["version"] for v in alice["versions"]]) == (2, [2])
 
@@ -349,6 +363,7 @@ def test_an_interrupted_rotation_is_listed_and_a_re_run_finishes_it(
 # -- keys rotate-master
 
 
+@pytest.mark.sqlite_only("works on the home directory's files")
 def test_rotate_master_replaces_the_key_file(two_users: Path, tmp_path: Path) -> None:
     """The key file gets a new key; the old key no longer opens the vault, the new one does,
     and `keys list` names it; no data key changes."""
@@ -377,6 +392,7 @@ def test_rotate_master_replaces_the_key_file(two_users: Path, tmp_path: Path) ->
     assert after["users"] == before["users"]
 
 
+@pytest.mark.sqlite_only("works on the home directory's files")
 def test_rotate_master_json(two_users: Path) -> None:
     """`--json`: one line with both key ids and generations, the provider, the users
     re-wrapped and why."""
@@ -397,6 +413,7 @@ def test_rotate_master_json(two_users: Path) -> None:
     }
 
 
+@pytest.mark.sqlite_only("works on the home directory's files")
 def test_rotate_master_can_move_the_key_to_another_file(two_users: Path, tmp_path: Path) -> None:
     """--new-master-key-file F: the new key is written to F (mode 0600) and the old file is
     removed; the vault then opens with --master-key-file F."""
@@ -417,6 +434,7 @@ def test_rotate_master_can_move_the_key_to_another_file(two_users: Path, tmp_pat
     assert (doc["master"]["source"], doc["master"]["generation"]) == (str(target), 2)
 
 
+@pytest.mark.sqlite_only("works on the home directory's files")
 @pytest.mark.parametrize("kind", ["env", "passphrase", "kms"])
 def test_new_master_key_file_goes_only_with_to_file(
     two_users: Path, tmp_path: Path, kind: str
@@ -431,6 +449,7 @@ def test_new_master_key_file_goes_only_with_to_file(
     assert _snapshot(two_users) == before and not target.exists()
 
 
+@pytest.mark.sqlite_only("works on the home directory's files")
 def test_rotate_master_to_a_passphrase(two_users: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """--to passphrase takes the new one from $MEMVAULT_NEW_PASSPHRASE (a short one is
     refused first, changing nothing); the key file goes; the vault then opens with the
@@ -490,6 +509,7 @@ class _Terminal(io.BytesIO):
         return True
 
 
+@pytest.mark.sqlite_only("works on the home directory's files")
 def test_erase_off_a_terminal_without_yes_is_refused(two_users: Path) -> None:
     """Without --yes and no terminal to ask on, erase refuses (even with the id piped in)."""
     before = _snapshot(two_users)
@@ -502,6 +522,7 @@ def test_erase_off_a_terminal_without_yes_is_refused(two_users: Path) -> None:
     assert _snapshot(two_users) == before
 
 
+@pytest.mark.sqlite_only("reads or changes the home's audit log files")
 def test_erase_with_yes_removes_the_user_and_only_them(two_users: Path) -> None:
     """--yes: one summary line; the user is gone from both listings, bob's memory still
     reads, the master key is replaced, and the audit log verifies with the erasure in it."""
@@ -542,6 +563,7 @@ def test_erase_on_a_terminal_goes_ahead_when_the_id_is_typed(two_users: Path, ty
     assert [u["user"] for u in _key_list(two_users)["users"]] == ["bob"]
 
 
+@pytest.mark.sqlite_only("works on the home directory's files")
 @pytest.mark.parametrize(
     "typed", [b"Alice\n", b"alice \n", b" alice\n", b"bob\n", b"y\n", b"\n", b""]
 )
@@ -556,6 +578,7 @@ def test_erase_on_a_terminal_refuses_anything_but_the_exact_id(
     assert _snapshot(two_users) == before
 
 
+@pytest.mark.sqlite_only("works on the home directory's files")
 def test_erasing_an_unknown_user_is_refused_and_changes_nothing(two_users: Path) -> None:
     """An unknown user: exit 2 with the error and its hint; no key is minted or replaced."""
     before = _snapshot(two_users)
@@ -564,6 +587,7 @@ def test_erasing_an_unknown_user_is_refused_and_changes_nothing(two_users: Path)
     assert _snapshot(two_users) == before
 
 
+@pytest.mark.sqlite_only("works on the home directory's files")
 def test_an_interrupted_erasure_is_listed_and_a_re_run_finishes_it(
     two_users: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -53,6 +53,7 @@ def _failing_write(fd: int, data: bytes) -> None:
     raise OSError(errno.EIO, os.strerror(errno.EIO))
 
 
+@pytest.mark.sqlite_only("reads or changes the home's audit log files")
 def test_show_is_recorded_with_its_filters_and_no_names(home: Path) -> None:
     _session(home)
     argv = ["--home", str(home), "audit", "show", "--json", "--user", "alice"]
@@ -66,6 +67,7 @@ def test_show_is_recorded_with_its_filters_and_no_names(home: Path) -> None:
     assert b"alice" not in raw and SECRET_NAME.encode() not in raw
 
 
+@pytest.mark.sqlite_only("reads or changes the home's audit log files")
 def test_stats_is_recorded_with_what_it_counted(home: Path) -> None:
     _session(home)
     code, out, err = cli(["--home", str(home), "audit", "stats", "--json", "--command", "view"])
@@ -78,6 +80,7 @@ def test_stats_is_recorded_with_what_it_counted(home: Path) -> None:
     assert _last(home)["details"] == {"filters": [], "records": json.loads(out)["records"]}
 
 
+@pytest.mark.sqlite_only("reads or changes the home's audit log files")
 @pytest.mark.parametrize("action", ["show", "stats"])
 def test_a_review_that_cannot_be_recorded_shows_nothing(
     home: Path, action: str, monkeypatch: pytest.MonkeyPatch
@@ -95,6 +98,7 @@ def test_a_review_that_cannot_be_recorded_shows_nothing(
     assert _lines(home) == before
 
 
+@pytest.mark.sqlite_only("reads or changes the home's audit log files")
 def test_verify_reports_an_intact_log_when_its_record_cannot_be_written(
     home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -114,6 +118,7 @@ def test_verify_reports_an_intact_log_when_its_record_cannot_be_written(
     assert _lines(home) == before
 
 
+@pytest.mark.sqlite_only("reads or changes the home's audit log files")
 def test_verify_records_itself_when_it_can(home: Path) -> None:
     _session(home)
     code, _, err = cli(["--home", str(home), "audit", "verify"])

@@ -44,6 +44,7 @@ def _session(home: Path, clock: Clock) -> None:
     clock.day = DAY + 120
 
 
+@pytest.mark.sqlite_only("reads or changes the home's audit log files")
 def test_expire_prints_a_line_per_memory_under_its_user(home: Path, clock: Clock) -> None:
     """Each expired file with its idle days, each directory removed, each file stamped, then
     the totals."""
@@ -70,6 +71,7 @@ def test_expire_prints_a_line_per_memory_under_its_user(home: Path, clock: Clock
     assert _cli(home, "audit", "verify")[0] == 0
 
 
+@pytest.mark.sqlite_only("works on the home directory's files")
 def test_a_dry_run_says_what_would_happen(home: Path, clock: Clock) -> None:
     """--dry-run: the same lines in the conditional, and that nothing was changed."""
     _session(home, clock)
@@ -93,6 +95,7 @@ def test_a_dry_run_says_what_would_happen(home: Path, clock: Clock) -> None:
     )
 
 
+@pytest.mark.sqlite_only("works on the home directory's files")
 def test_expire_json(home: Path, clock: Clock) -> None:
     """--json: one object with the period, the day, and a list per kind of outcome."""
     _session(home, clock)
@@ -121,6 +124,7 @@ def test_expire_json(home: Path, clock: Clock) -> None:
     }
 
 
+@pytest.mark.sqlite_only("works on the home directory's files")
 def test_the_policy_period_applies_without_older_than(
     home: Path, tmp_path: Path, clock: Clock
 ) -> None:
@@ -133,6 +137,7 @@ def test_the_policy_period_applies_without_older_than(
     assert out.endswith("(retention 100 days, 2 users); dry run: nothing was changed\n")
 
 
+@pytest.mark.sqlite_only("works on the home directory's files")
 @pytest.mark.parametrize(
     ("argv", "message", "hint"),
     [
@@ -176,6 +181,7 @@ def test_bad_options_exit_2_and_change_nothing(
         assert vault.expire(90, dry_run=True).kept == 1  # nothing was expired
 
 
+@pytest.mark.sqlite_only("works on the home directory's files")
 def test_unknown_options_are_usage_errors(home: Path) -> None:
     """An option expire does not have is a usage error, before the vault is opened."""
     code, out, err = _cli(home, "expire", "--older-than", "90d", "--force")

@@ -157,6 +157,7 @@ def _workload(v: Vault, markers: dict[str, str]) -> MemoryTool:
 _KINDS = ("content", "file", "dir", "big", "new", "inserted", "to", "dir_to", "user", "user_text")
 
 
+@pytest.mark.sqlite_only("reads or changes the store's rows with SQLite")
 def test_markers_are_nowhere_under_home_while_open_or_closed(home: Path) -> None:
     """No marker appears in any file under the home, with the WAL present or after close."""
     markers = {kind: _marker() for kind in _KINDS}
@@ -171,6 +172,7 @@ def test_markers_are_nowhere_under_home_while_open_or_closed(home: Path) -> None
     assert _scan(home, list(markers.values())) == []
 
 
+@pytest.mark.sqlite_only("works on the home directory's files")
 def test_scan_finds_a_marker_written_in_plain_text(home: Path) -> None:
     """The scan itself finds a marker in any case and encoding (so a clean scan means something)."""
     marker = _marker()
@@ -189,6 +191,7 @@ def test_scan_finds_a_marker_written_in_plain_text(home: Path) -> None:
         path.unlink()
 
 
+@pytest.mark.sqlite_only("works on the home directory's files")
 def test_deleted_and_renamed_memories_leave_nothing_behind(home: Path) -> None:
     """After delete, rename and edits, neither the old text nor the old ciphertext stays on disk."""
     markers = {kind: _marker() for kind in ("gone", "gone_name", "gone_dir", "old_name", "old")}
@@ -241,6 +244,7 @@ def test_deleted_and_renamed_memories_leave_nothing_behind(home: Path) -> None:
         assert not any(w in on_disk for w in windows)
 
 
+@pytest.mark.sqlite_only("reads or changes the store's rows with SQLite")
 def test_home_holds_only_the_database_and_audit_files(home: Path) -> None:
     """While open and after close, the home holds vault.db and its -wal/-shm, and the
     audit log's segments, lock file and reserve under audit/, nothing else."""
@@ -254,6 +258,7 @@ def test_home_holds_only_the_database_and_audit_files(home: Path) -> None:
     assert "vault.db" in _files(home)
 
 
+@pytest.mark.sqlite_only("reads or changes the store's rows with SQLite")
 @pytest.mark.parametrize("umask", [0o022, 0o000])
 def test_home_and_database_files_are_private(home: Path, umask: int) -> None:
     """The home is 0700 and vault.db (with -wal and -shm) 0600, whatever the umask."""
@@ -274,6 +279,7 @@ def test_home_and_database_files_are_private(home: Path, umask: int) -> None:
         assert _mode(key_file.parent) == 0o700
 
 
+@pytest.mark.sqlite_only("works on the home directory's files")
 def test_key_file_is_outside_home_private_and_32_bytes_of_base64(home: Path) -> None:
     """The key file is not under the home, is 0600 and holds one base64 line of 32 bytes."""
     Vault.open(home).close()
@@ -293,6 +299,7 @@ def test_key_file_is_outside_home_private_and_32_bytes_of_base64(home: Path) -> 
     assert [name for name in os.listdir(key_file.parent) if name.startswith(".")] == []
 
 
+@pytest.mark.sqlite_only("works on the home directory's files")
 def test_copy_of_home_alone_cannot_be_opened(
     home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -63,6 +63,7 @@ def _run(home: Path, command: dict[str, Any], caplog: pytest.LogCaptureFixture) 
     return [json.loads(r.getMessage()).get("detail", "") for r in caplog.records]
 
 
+@pytest.mark.sqlite_only("works on the home directory's files")
 def test_text_where_bytes_are_stored_is_damage_not_a_full_disk(home: Path) -> None:
     """A BLOB turned into text that is not UTF-8: the column is named, the stored bytes
     are not echoed, and the hint is to restore, not to free disk space."""
@@ -76,6 +77,7 @@ def test_text_where_bytes_are_stored_is_damage_not_a_full_disk(home: Path) -> No
     )
 
 
+@pytest.mark.sqlite_only("works on the home directory's files")
 def test_a_memorys_text_turned_to_text_is_an_integrity_failure(
     home: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -88,6 +90,7 @@ def test_a_memorys_text_turned_to_text_is_an_integrity_failure(
     ]
 
 
+@pytest.mark.sqlite_only("works on the home directory's files")
 def test_a_stray_row_in_the_way_of_a_write_is_named_as_damage(
     home: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -102,6 +105,7 @@ def test_a_stray_row_in_the_way_of_a_write_is_named_as_damage(
     ]
 
 
+@pytest.mark.sqlite_only("works on the home directory's files")
 def test_a_data_key_version_out_of_range_is_damage_not_an_internal_error(
     home: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -114,6 +118,7 @@ def test_a_data_key_version_out_of_range_is_damage_not_an_internal_error(
     ]
 
 
+@pytest.mark.sqlite_only("works on the home directory's files")
 def test_a_primary_version_without_its_key_names_the_version(
     home: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -125,6 +130,7 @@ def test_a_primary_version_without_its_key_names_the_version(
     ]
 
 
+@pytest.mark.sqlite_only("works on the home directory's files")
 def test_a_check_value_of_the_wrong_shape_does_not_blame_the_key(home: Path) -> None:
     """A truncated key check value: no key could open it, so the key is not blamed."""
     _build(home)
@@ -211,6 +217,7 @@ def test_a_pipe_as_a_checkpoint_is_refused_at_once(home: Path, tmp_path: Path) -
     assert err == f"memvault: error: cannot read {fifo}: not a regular file\n"
 
 
+@pytest.mark.sqlite_only("reads or changes the home's audit log files")
 def test_verify_reports_a_damaged_anchor_instead_of_stopping(home: Path) -> None:
     """The anchor's number changed: verify checks the log without it and names the store."""
     _build(home)

@@ -57,6 +57,7 @@ def _found(needles: list[bytes], files: dict[str, bytes]) -> list[tuple[str, byt
     return [(name, n[:8]) for n in needles for name, data in files.items() if n in data]
 
 
+@pytest.mark.sqlite_only("reads or changes the store's rows with SQLite")
 def test_erasure_leaves_no_byte_of_the_user_in_the_home(home: Path, key_file: Path) -> None:
     """After `users erase`, with the vault still open and after it is closed: the user's id,
     paths and texts, and every ciphertext and wrapped key they had (an edited memory's
@@ -88,6 +89,7 @@ def test_erasure_leaves_no_byte_of_the_user_in_the_home(home: Path, key_file: Pa
             vault.close()
 
 
+@pytest.mark.sqlite_only("works on the home directory's files")
 def test_a_copy_from_before_an_erasure_opens_with_no_key_left(
     home: Path, key_file: Path, tmp_path: Path
 ) -> None:
@@ -117,6 +119,7 @@ def test_a_copy_from_before_an_erasure_opens_with_no_key_left(
         assert reply.content.endswith("\terin's secret recipe number 7\n     2\t")
 
 
+@pytest.mark.sqlite_only("reads or changes the store's rows with SQLite")
 def test_an_erasure_waits_for_the_log_and_says_when_a_reader_kept_it(
     home: Path, key_file: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -139,6 +142,7 @@ def test_an_erasure_waits_for_the_log_and_says_when_a_reader_kept_it(
         assert _found(stored, _home_bytes(home)) == []
 
 
+@pytest.mark.sqlite_only("reads or changes the store's rows with SQLite")
 def test_an_erasure_empties_the_log_while_another_connection_reads_and_checkpoints(
     home: Path, key_file: Path
 ) -> None:

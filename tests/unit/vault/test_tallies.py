@@ -114,6 +114,7 @@ def _node_of(home: Path, vault_path: str) -> int:
     return node.id
 
 
+@pytest.mark.sqlite_only("reads or changes the store's rows with SQLite")
 def test_a_listing_reads_two_levels_not_the_subtree(home: Path) -> None:
     """Damage three levels down does not reach a listing of /memories (it is not read),
     and is refused where it is listed."""
@@ -130,6 +131,7 @@ def test_a_listing_reads_two_levels_not_the_subtree(home: Path) -> None:
     assert views["/memories/d/e"] == Reply(INTEGRITY_MESSAGE, is_error=True)
 
 
+@pytest.mark.sqlite_only("reads or changes the store's rows with SQLite")
 @pytest.mark.parametrize("hidden", ["/memories/d/b.md", "/memories/d/e", "/memories/a.md"])
 def test_a_row_removed_outside_memvault_is_refused_not_listed_short(
     home: Path, hidden: str

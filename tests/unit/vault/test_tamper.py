@@ -303,6 +303,7 @@ def _assert_others_intact(layout: Layout, image: bytes, touched: set[tuple[str, 
 # -- swapped, moved and grafted rows ---------------------------------------------------
 
 
+@pytest.mark.sqlite_only("works on the home directory's files")
 def test_swapped_content_blobs_fail_integrity(layout: Layout) -> None:
     """Content blobs swapped between two files of one user fail; neither shows the other's text."""
     a, b = layout.nodes[("alice", "/memories/a.txt")], layout.nodes[("alice", "/memories/b.txt")]
@@ -317,6 +318,7 @@ def test_swapped_content_blobs_fail_integrity(layout: Layout) -> None:
     )
 
 
+@pytest.mark.sqlite_only("works on the home directory's files")
 @pytest.mark.parametrize(
     ("first", "second"),
     [
@@ -338,6 +340,7 @@ def test_swapped_node_meta_fails_integrity(layout: Layout, first: str, second: s
     _assert_others_intact(layout, tampered, {("alice", first), ("alice", second)})
 
 
+@pytest.mark.sqlite_only("works on the home directory's files")
 def test_swapped_fids_fail_integrity(layout: Layout) -> None:
     """File identities swapped between two rows make both rows fail to open."""
     a, b = layout.nodes[("alice", "/memories/a.txt")], layout.nodes[("alice", "/memories/b.txt")]
@@ -347,6 +350,7 @@ def test_swapped_fids_fail_integrity(layout: Layout) -> None:
         assert got[0] == INTEGRITY
 
 
+@pytest.mark.sqlite_only("works on the home directory's files")
 def test_swapped_lookup_tokens_never_show_the_other_file(layout: Layout) -> None:
     """Look-up tokens swapped within a directory: a path never opens the other file's text."""
     a, b = layout.nodes[("alice", "/memories/a.txt")], layout.nodes[("alice", "/memories/b.txt")]
@@ -360,6 +364,7 @@ def test_swapped_lookup_tokens_never_show_the_other_file(layout: Layout) -> None
     )
 
 
+@pytest.mark.sqlite_only("works on the home directory's files")
 @pytest.mark.parametrize(
     ("moved", "new_parent", "failing_listing"),
     [
@@ -400,6 +405,7 @@ def test_parent_changed_never_gives_content_elsewhere(
     _assert_others_intact(layout, tampered, {("alice", moved)})
 
 
+@pytest.mark.sqlite_only("works on the home directory's files")
 def test_row_moved_from_bob_to_alice_fails_integrity(layout: Layout) -> None:
     """Bob's row given alice's user id never opens for alice; her own same-named file is intact."""
     node = layout.nodes[("bob", "/memories/a.txt")]
@@ -413,6 +419,7 @@ def test_row_moved_from_bob_to_alice_fails_integrity(layout: Layout) -> None:
     assert all("bob private" not in text for _, text in got)
 
 
+@pytest.mark.sqlite_only("works on the home directory's files")
 def test_directory_moved_from_bob_to_alice_fails_integrity(layout: Layout) -> None:
     """Bob's directory and its file moved to alice fail to open in alice's listing."""
     rows = layout.nodes[("bob", "/memories/d1")], layout.nodes[("bob", "/memories/d1/c.txt")]
@@ -431,6 +438,7 @@ def test_directory_moved_from_bob_to_alice_fails_integrity(layout: Layout) -> No
     assert all("bob private" not in text for _, text in got)
 
 
+@pytest.mark.sqlite_only("works on the home directory's files")
 def test_bob_content_blob_on_alice_file_fails_integrity(layout: Layout) -> None:
     """Bob's content blob copied onto alice's file with the same path fails to open."""
     src = layout.nodes[("bob", "/memories/a.txt")]
@@ -450,6 +458,7 @@ def test_bob_content_blob_on_alice_file_fails_integrity(layout: Layout) -> None:
     _assert_others_intact(layout, tampered, {("alice", "/memories/a.txt")})
 
 
+@pytest.mark.sqlite_only("works on the home directory's files")
 def test_bob_whole_row_on_alice_file_fails_integrity(layout: Layout) -> None:
     """Bob's identity, metadata and content all copied onto alice's row still fail to open."""
     src = layout.nodes[("bob", "/memories/a.txt")]
@@ -473,6 +482,7 @@ def test_bob_whole_row_on_alice_file_fails_integrity(layout: Layout) -> None:
 # -- replayed, truncated and re-versioned blobs ----------------------------------------
 
 
+@pytest.mark.sqlite_only("works on the home directory's files")
 @pytest.mark.parametrize("replayed", [("contents", "blob", "node_id"), ("nodes", "meta", "id")])
 def test_replayed_old_blob_after_edit_fails_integrity(
     home: Path, replayed: tuple[str, str, str]
@@ -508,6 +518,7 @@ def _truncations(blob: bytes) -> list[bytes]:
     ]
 
 
+@pytest.mark.sqlite_only("works on the home directory's files")
 @pytest.mark.parametrize(
     ("table", "column", "key", "path"),
     [
@@ -529,6 +540,7 @@ def test_truncated_blob_fails_integrity(
     _assert_others_intact(layout, tampered, {("alice", path)})
 
 
+@pytest.mark.sqlite_only("works on the home directory's files")
 @pytest.mark.parametrize(
     "header",
     [
@@ -560,6 +572,7 @@ def test_changed_blob_header_fails_integrity(
     _assert_others_intact(layout, tampered, {("alice", "/memories/b.txt")})
 
 
+@pytest.mark.sqlite_only("works on the home directory's files")
 def test_changed_key_version_column_never_gives_wrong_content(layout: Layout) -> None:
     """The plain key_version column changed on a node gives the right content or the error."""
     node = layout.nodes[("alice", "/memories/a.txt")]
@@ -590,6 +603,7 @@ def _flip_first_byte_after_header(blob: bytes) -> bytes:
     return blob[:HEADER_SIZE] + bytes([blob[HEADER_SIZE] ^ 0x40]) + blob[HEADER_SIZE + 1 :]
 
 
+@pytest.mark.sqlite_only("works on the home directory's files")
 @pytest.mark.parametrize(
     "damage",
     [
@@ -631,6 +645,7 @@ def test_damaged_data_key_fails_every_command_of_that_user_only(
     _assert_others_intact(layout, tampered, {("alice", "/memories")})
 
 
+@pytest.mark.sqlite_only("works on the home directory's files")
 def test_swapped_wrapped_data_keys_fail_both_users(layout: Layout) -> None:
     """Alice's and bob's wrapped data keys swapped: neither user opens anything."""
     alice, bob = layout.users["alice"], layout.users["bob"]
@@ -640,6 +655,7 @@ def test_swapped_wrapped_data_keys_fail_both_users(layout: Layout) -> None:
         assert got == [INTEGRITY] * len(got)
 
 
+@pytest.mark.sqlite_only("works on the home directory's files")
 def test_swapped_user_lookups_fail_both_users(layout: Layout) -> None:
     """Alice's and bob's look-up tokens swapped: each lands on the other's rows and fails."""
     alice, bob = layout.users["alice"], layout.users["bob"]
@@ -649,6 +665,7 @@ def test_swapped_user_lookups_fail_both_users(layout: Layout) -> None:
         assert got == [INTEGRITY] * len(got)
 
 
+@pytest.mark.sqlite_only("works on the home directory's files")
 @pytest.mark.parametrize("damage", ["flip", "truncate", "swap"])
 def test_corrupted_user_name_never_gives_wrong_content(layout: Layout, damage: str) -> None:
     """A corrupted sealed user name: the user's commands work as before or fail integrity."""
@@ -669,6 +686,7 @@ def test_corrupted_user_name_never_gives_wrong_content(layout: Layout, damage: s
     _assert_others_intact(layout, tampered, {("alice", "/memories")})
 
 
+@pytest.mark.sqlite_only("reads or changes the store's rows with SQLite")
 @pytest.mark.parametrize("damage", ["flip", "truncate", "other-vault"])
 def test_corrupted_key_check_refuses_open_and_changes_nothing(
     layout: Layout, damage: str, tmp_path: Path
@@ -704,6 +722,7 @@ def test_corrupted_key_check_refuses_open_and_changes_nothing(
     assert sorted(os.listdir(layout.home)) == listing
 
 
+@pytest.mark.sqlite_only("reads or changes the store's rows with SQLite")
 def test_missing_key_check_never_adopts_a_wrong_master_key(
     layout: Layout, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -715,6 +734,7 @@ def test_missing_key_check_never_adopts_a_wrong_master_key(
     assert (layout.home / "vault.db").read_bytes() == tampered
 
 
+@pytest.mark.sqlite_only("reads or changes the store's rows with SQLite")
 @pytest.mark.parametrize(
     ("value", "error"), [(b"zz-not-hex", IntegrityError), (b"00" * 16, MasterKeyError)]
 )
@@ -731,6 +751,7 @@ def test_corrupted_vault_id_refuses_open(
     assert (layout.home / "vault.db").read_bytes() == tampered
 
 
+@pytest.mark.sqlite_only("works on the home directory's files")
 @pytest.mark.parametrize(
     ("table", "column", "key", "user", "path"),
     [
@@ -752,6 +773,7 @@ def test_blob_replaced_by_text_value_fails_integrity(
     assert got == [INTEGRITY]
 
 
+@pytest.mark.sqlite_only("works on the home directory's files")
 def test_blob_replaced_by_integer_value_fails_integrity(layout: Layout) -> None:
     """A sealed column overwritten with a small INTEGER value gives the integrity error."""
     node = layout.nodes[("alice", "/memories/a.txt")]
@@ -766,6 +788,7 @@ def test_blob_replaced_by_integer_value_fails_integrity(layout: Layout) -> None:
 # -- random single-byte flips ------------------------------------------------------------
 
 
+@pytest.mark.sqlite_only("works on the home directory's files")
 def test_random_byte_flips_in_blobs_fail_only_what_they_touch(layout: Layout) -> None:
     """Any single flipped byte in a content or metadata blob fails that memory; others read."""
     expected_views = {
@@ -840,6 +863,7 @@ def _listed(listing: str) -> tuple[str, dict[str, str]]:
     return header, {path: size for size, path in (row.split("\t") for row in rows)}
 
 
+@pytest.mark.sqlite_only("reads or changes the store's rows with SQLite")
 def test_overwritten_database_pages_never_give_wrong_content(home: Path) -> None:
     """Garbage written over vault.db pages: nothing raw escapes and no file shows wrong text."""
     files, image = _raw_pages_layout(home)
@@ -895,6 +919,7 @@ def _page_of(home: Path, name: str) -> int:
     return (int(root[0]) - 1) * int(size)
 
 
+@pytest.mark.sqlite_only("works on the home directory's files")
 def test_corrupted_users_index_page_is_not_an_empty_memory(layout: Layout) -> None:
     """A corrupted users index never makes a user's memories look empty."""
     expected = {user: _pristine_view(layout, user, "/memories") for user in FILES}
@@ -920,6 +945,7 @@ def test_corrupted_users_index_page_is_not_an_empty_memory(layout: Layout) -> No
             assert got in (expected[user], INTEGRITY), user
 
 
+@pytest.mark.sqlite_only("reads or changes the store's rows with SQLite")
 @pytest.mark.parametrize("rows", [("vault_id",), ("vault_id", "key_check")])
 def test_missing_vault_id_refuses_open_and_changes_nothing(
     layout: Layout, rows: tuple[str, ...]
@@ -943,6 +969,7 @@ def test_missing_vault_id_refuses_open_and_changes_nothing(
     assert (layout.home / "vault.db").read_bytes() == tampered
 
 
+@pytest.mark.sqlite_only("reads or changes the store's rows with SQLite")
 @pytest.mark.parametrize("damage", ["random", "zeros", "keep-magic", "page-size"])
 def test_corrupted_sqlite_header_refuses_open_with_vault_error(home: Path, damage: str) -> None:
     """The first 100 bytes of vault.db overwritten: open raises a VaultError that says so."""
@@ -985,6 +1012,7 @@ def _digest(home: Path) -> dict[str, str]:
     }
 
 
+@pytest.mark.sqlite_only("reads or changes the store's rows with SQLite")
 def test_wrong_master_key_refuses_open_and_changes_nothing(
     layout: Layout, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -1002,6 +1030,7 @@ def test_wrong_master_key_refuses_open_and_changes_nothing(
         )
 
 
+@pytest.mark.sqlite_only("reads or changes the store's rows with SQLite")
 def test_wrong_key_file_refuses_open_and_changes_nothing(layout: Layout) -> None:
     """A key file holding another valid key raises MasterKeyError; vault.db is untouched."""
     key_file = _key_file(layout.home)
@@ -1014,6 +1043,7 @@ def test_wrong_key_file_refuses_open_and_changes_nothing(layout: Layout) -> None
     assert key_file.read_bytes() != right  # never "repaired" by writing a new key
 
 
+@pytest.mark.sqlite_only("works on the home directory's files")
 def test_missing_key_file_names_the_expected_path(layout: Layout) -> None:
     """A missing key file raises MasterKeyError naming where the key was expected."""
     key_file = _key_file(layout.home)
@@ -1026,6 +1056,7 @@ def test_missing_key_file_names_the_expected_path(layout: Layout) -> None:
     assert _digest(layout.home) == before
 
 
+@pytest.mark.sqlite_only("works on the home directory's files")
 @pytest.mark.parametrize("mode", [0o644, 0o640, 0o604, 0o660])
 def test_key_file_readable_by_others_is_refused(layout: Layout, mode: int) -> None:
     """A key file other users can read is refused with a hint to chmod 600."""
@@ -1066,6 +1097,7 @@ def test_malformed_env_master_key_is_a_clear_error(
         assert value not in str(err.value)  # never echo key material
 
 
+@pytest.mark.sqlite_only("works on the home directory's files")
 @pytest.mark.parametrize("how", ["argument", "environment"])
 @pytest.mark.parametrize("existing", [True, False])
 def test_key_file_inside_home_is_refused(
@@ -1087,6 +1119,7 @@ def test_key_file_inside_home_is_refused(
     assert not inside.parent.exists()
 
 
+@pytest.mark.sqlite_only("works on the home directory's files")
 def test_key_file_symlinked_into_home_is_refused(home: Path, tmp_path: Path) -> None:
     """A key file path outside the home that resolves inside it is refused too."""
     Vault.open(home).close()
@@ -1096,6 +1129,7 @@ def test_key_file_symlinked_into_home_is_refused(home: Path, tmp_path: Path) -> 
         Vault.open(home, master_key_file=link)
 
 
+@pytest.mark.sqlite_only("works on the home directory's files")
 def test_key_file_that_is_a_symlink_is_refused(layout: Layout) -> None:
     """A key path that is a symlink (even to a good key file) is refused with MasterKeyError."""
     key_file = _key_file(layout.home)
@@ -1107,6 +1141,7 @@ def test_key_file_that_is_a_symlink_is_refused(layout: Layout) -> None:
     assert str(key_file) in str(err.value)
 
 
+@pytest.mark.sqlite_only("works on the home directory's files")
 def test_key_file_that_is_a_directory_is_refused(layout: Layout) -> None:
     """A key path that is a directory is refused with MasterKeyError, not a raw OSError."""
     key_file = _key_file(layout.home)
