@@ -42,7 +42,7 @@ import random
 import statistics
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
@@ -154,12 +154,18 @@ def worker(dsn: str, pipe: Connection, seed: int) -> None:
 
 
 @contextmanager
-def workers(dsn: str, count: int, seed: int) -> Iterator[list[Connection]]:
+def workers(
+    dsn: Any, count: int, seed: int, target: Callable[..., None] | None = None
+) -> Iterator[list[Connection]]:
+    """``count`` worker processes running ``target(dsn, pipe, seed + n)`` (``worker`` when
+    None), each started, imported and ready before the first job."""
     context = multiprocessing.get_context("spawn")
     pipes, processes = [], []
     for n in range(count):
         ours, theirs = context.Pipe()
-        process = context.Process(target=worker, args=(dsn, theirs, seed + n), daemon=True)
+        process = context.Process(
+            target=target or worker, args=(dsn, theirs, seed + n), daemon=True
+        )
         process.start()
         pipes.append(ours)
         processes.append(process)

@@ -26,15 +26,13 @@ from __future__ import annotations
 import argparse
 import base64
 import json
-import multiprocessing
 import os
 import random
 import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from pathlib import Path
@@ -45,6 +43,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 from memvault import Vault
 from memvault.store import PgStore
 from tests.support import postgres
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_pg_chains import workers
 
 WORKERS = (1, 4, 16)
 VAULTS = ("pg16", "pg1", "sqlite")
@@ -153,27 +154,6 @@ def worker(locations: dict[str, str], pipe: Connection, seed: int) -> None:
         vault.close()
 
 
-@contextmanager
-def workers(locations: dict[str, str], count: int, seed: int) -> Iterator[list[Connection]]:
-    context = multiprocessing.get_context("spawn")
-    pipes, processes = [], []
-    for n in range(count):
-        ours, theirs = context.Pipe()
-        process = context.Process(target=worker, args=(locations, theirs, seed + n), daemon=True)
-        process.start()
-        pipes.append(ours)
-        processes.append(process)
-    for pipe in pipes:
-        assert pipe.recv() == "ready"
-    try:
-        yield pipes
-    finally:
-        for pipe in pipes:
-            pipe.send(None)
-        for process in processes:
-            process.join(timeout=30)
-
-
 def server_cpu(cluster: postgres.Cluster) -> float:
     """CPU seconds used so far by the server's processes (the postmaster's children)."""
     postmaster = int((cluster.data / "postmaster.pid").read_text().split()[0])
@@ -198,7 +178,7 @@ def measure(
         c: [] for c in combos
     }
     rng = random.Random(seed)
-    with workers(locations, max(WORKERS), seed) as pipes:
+    with workers(locations, max(WORKERS), seed, worker) as pipes:
         for round_ in range(plan.rounds):
             order = combos[:]
             rng.shuffle(order)

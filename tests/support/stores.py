@@ -17,10 +17,10 @@ import uuid
 from collections.abc import Iterator
 
 import psycopg
-from psycopg import sql
 
 from memvault.store import PgStore
 from tests.support.postgres import Cluster
+from tests.support.postgres import _admin as admin
 
 KINDS = ("sqlite", "pg")
 DIRECTORIES = (
@@ -49,8 +49,8 @@ def migrated_database(cluster: Cluster) -> Iterator[str]:
     """A new database with memvault's schema and no vault; dropped afterwards."""
     with _lock:
         if cluster.port not in _made:
-            _admin(cluster, "DROP DATABASE IF EXISTS {}", TEMPLATE)
-            _admin(cluster, "CREATE DATABASE {} TEMPLATE template0", TEMPLATE)
+            admin(cluster, "DROP DATABASE IF EXISTS {}", TEMPLATE)
+            admin(cluster, "CREATE DATABASE {} TEMPLATE template0", TEMPLATE)
             store = PgStore(cluster.dsn_for(TEMPLATE))
             try:
                 store.migrate_schema(4)  # few chains: users share them, as in a fleet
@@ -58,16 +58,11 @@ def migrated_database(cluster: Cluster) -> Iterator[str]:
                 store.close()
             _made.add(cluster.port)
     name = f"memvault_p_{uuid.uuid4().hex[:12]}"
-    _admin(cluster, f"CREATE DATABASE {{}} TEMPLATE {TEMPLATE}", name)
+    admin(cluster, f"CREATE DATABASE {{}} TEMPLATE {TEMPLATE}", name)
     try:
         yield cluster.dsn_for(name)
     finally:
-        _admin(cluster, "DROP DATABASE {} WITH (FORCE)", name)
-
-
-def _admin(cluster: Cluster, statement: str, database: str) -> None:
-    with psycopg.connect(cluster.dsn_for("postgres"), autocommit=True, connect_timeout=10) as conn:
-        conn.execute(sql.SQL(statement).format(sql.Identifier(database)))  # type: ignore[arg-type]
+        admin(cluster, "DROP DATABASE {} WITH (FORCE)", name)
 
 
 def records(home: object) -> list[dict[str, object]]:
