@@ -310,6 +310,7 @@ def _compare(parts: Parts, target: LogStore) -> list[str]:
         for table in ("users", "data_keys", "audit_keys", "nodes", "contents")
         if source[table] != copied[table]
     ]
+    problems += _key_versions(parts.store, target)
     if isinstance(parts.audit, AuditLog):
         newest, digest = parts.audit.head()
         with target.transaction(write=False, action="reading the moved log"):
@@ -322,6 +323,19 @@ def _compare(parts: Parts, target: LogStore) -> list[str]:
             f"{copied['audit_log'] - 1:,} besides its own"
         )
     return problems
+
+
+def _key_versions(source: LogStore, target: LogStore) -> list[str]:
+    """Each user's data key versions, and which is primary, on both sides."""
+    found = []
+    for store in (source, target):
+        with store.transaction(write=False, action="reading the key versions"):
+            keys = {(r[0], r[1]) for r in store.copy_rows("data_keys", 0, None, 1 << 62)}
+            primary = {(r[0], r[3]) for r in store.copy_rows("users", 0, None, 1 << 62)}
+        found.append((keys, primary))
+    if found[0] != found[1]:
+        return ["the users' data key versions differ"]
+    return []
 
 
 def _counts(store: LogStore) -> dict[str, int]:
