@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import re
 from pathlib import Path
 
 from . import _fs
@@ -18,6 +19,8 @@ from .memory import Unlocked
 from .store import Durability, LogStore, PgStore, SqliteStore, describe_dsn, is_dsn
 
 DB_NAME = "vault.db"
+# "host=db dbname=memvault ...": libpq's keyword form, which is not taken for a home.
+_CONNINFO = re.compile(r"\s*(host|hostaddr|dbname|user|port|service|sslmode)\s*=")
 
 
 def open_store(
@@ -28,6 +31,12 @@ def open_store(
     if is_dsn(location):
         dsn = str(location)
         return None, describe_dsn(dsn), PgStore(dsn, durability=durability)
+    if isinstance(location, str) and _CONNINFO.match(location) and not os.path.exists(location):
+        raise UsageError(
+            "the vault's location looks like a libpq connection string (key=value ...), "
+            "which memvault does not take: it would be a directory of that name",
+            hint="give a PostgreSQL URI instead: postgresql://user@host:5432/dbname?sslmode=...",
+        )
     home = Path(location).expanduser().absolute()
     try:
         _fs.make_private_dirs(home)

@@ -12,11 +12,12 @@ import json
 import re
 import secrets
 from collections.abc import Iterator
+from pathlib import Path
 
 import psycopg
 import pytest
 
-from memvault import IntegrityError, StorageError, Vault
+from memvault import IntegrityError, StorageError, UsageError, Vault
 from memvault.audit import Scan, chain_of, label
 from memvault.store import CHAIN_BITS, PgStore, chain_range
 
@@ -344,3 +345,15 @@ def test_chains_verified_by_several_processes_report_what_one_does(
     assert damaged[0] == (
         f"chain {chain}, record {label(seq + 1)}: record {label(seq)} is missing (removed)"
     )
+
+
+def test_a_keyword_connection_string_is_refused_not_made_a_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(UsageError) as caught:
+        Vault.open("host=127.0.0.1 dbname=memvault")
+    assert caught.value.message.startswith(
+        "the vault's location looks like a libpq connection string (key=value ...)"
+    )
+    assert list(tmp_path.iterdir()) == []
