@@ -271,9 +271,13 @@ def _print_report(report: Report, as_json: bool, out: IO[str]) -> None:
 def _report_text(report: Report) -> str:
     lines = []
     if report.intact:
+        where = (
+            f"{report.chains} chains (the operator's and {report.chains - 1} of users')"
+            if report.chains is not None
+            else f"{report.segments} segment{'s' if report.segments != 1 else ''}"
+        )
         lines.append(
-            f"audit log intact: {report.records:,} records in {report.segments} "
-            f"segment{'s' if report.segments != 1 else ''}"
+            f"audit log intact: {report.records:,} records in {where}"
             + (f", the store's anchor at record {report.anchor:,}" if report.anchor else "")
         )
     else:
@@ -296,6 +300,7 @@ def _report_json(report: Report) -> dict[str, Any]:
         "intact": report.intact,
         "records": report.records,
         "segments": report.segments,
+        "chains": report.chains,
         "last_seq": report.last_seq,
         "anchor": report.anchor,
         "problems": [{"where": p.where, "seq": p.seq, "reason": p.reason} for p in report.problems],
