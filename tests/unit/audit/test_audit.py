@@ -931,6 +931,7 @@ def _assert_unchanged_after_reopen(home: Path) -> None:
 
 
 @pytest.mark.mounts
+@pytest.mark.sqlite_only("mounts a file system under the home")
 def test_full_disk_refuses_when_a_new_segment_cannot_be_written(
     home: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -970,6 +971,7 @@ class _SpyTruncate:
 
 
 @pytest.mark.mounts
+@pytest.mark.sqlite_only("mounts a file system under the home")
 def test_full_disk_refuses_after_a_short_write(
     home: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -1021,6 +1023,7 @@ def read_only(directory: Path) -> Iterator[None]:
 
 
 @pytest.mark.mounts
+@pytest.mark.sqlite_only("mounts a file system under the home")
 def test_read_only_log_refuses_to_open(home: Path) -> None:
     """A log on a read-only mount: the vault does not open, and exec says why."""
     with Vault.open(home) as v:
@@ -1042,6 +1045,7 @@ def test_read_only_log_refuses_to_open(home: Path) -> None:
 
 
 @pytest.mark.mounts
+@pytest.mark.sqlite_only("mounts a file system under the home")
 def test_read_only_log_refuses_commands(
     home: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
