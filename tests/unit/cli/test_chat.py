@@ -28,6 +28,7 @@ from memvault.agent import (
 )
 from memvault.audit import parse_filters
 from memvault.cli import main
+from memvault.store import describe_dsn, is_dsn
 
 VIEW = {"command": "view", "path": "/memories"}
 
@@ -90,7 +91,8 @@ def test_a_scripted_conversation_through_stdin(home: Path) -> None:
     assert endpoint.finished and endpoint.failures == []
     assert out == "Let me look.\nNothing yet. Hello!\nNoted.\n"
     lines = err.splitlines()
-    assert lines[0].startswith(f"memvault chat: alice's memories in {home}, claude-sonnet-5-5 at ")
+    shown = describe_dsn(home) if is_dsn(home) else home  # a URI's password is never shown
+    assert lines[0].startswith(f"memvault chat: alice's memories in {shown}, claude-sonnet-5-5 at ")
     assert lines[0].endswith(", session conv-81")
     assert lines[1] == (
         "context editing: tool results cleared past 100,000 input tokens, the newest 3 kept, "

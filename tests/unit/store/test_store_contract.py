@@ -18,6 +18,7 @@ import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import psycopg
 import pytest
@@ -648,13 +649,15 @@ def test_without_amcheck_the_check_reads_every_row(pg_dsn: str) -> None:
     """A role that may not create the amcheck extension (not a superuser) gets the
     fallback check, reading every row of every table: nothing found in a sound store."""
     role = f"memvault_r_{uuid.uuid4().hex[:12]}"
-    database = pg_dsn.rsplit("/", 1)[1]
+    password = uuid.uuid4().hex  # the cluster asks every role for its password
+    at = urlsplit(pg_dsn)
+    database = at.path.lstrip("/")
     with psycopg.connect(pg_dsn, autocommit=True) as admin:
-        admin.execute(f"CREATE ROLE {role} LOGIN NOSUPERUSER")
+        admin.execute(f"CREATE ROLE {role} LOGIN NOSUPERUSER PASSWORD '{password}'")
         admin.execute(f"ALTER DATABASE {database} OWNER TO {role}")
         admin.execute(f"ALTER SCHEMA public OWNER TO {role}")
         try:
-            made = PgStore(pg_dsn.replace("postgres@", f"{role}@", 1))
+            made = PgStore(f"postgresql://{role}:{password}@{at.hostname}:{at.port}/{database}")
             try:
                 made.migrate_schema()
                 with made.transaction(write=True):
