@@ -5,8 +5,9 @@
 #
 #   ./check.sh                 everything
 #   ./check.sh -m "not system and not slow"
-#                              the fast tier (under a minute): no crash, concurrency or
-#                              multi-process tests, no long property runs or corpus measures
+#                              the fast tier (about four minutes on 2 cores): no crash,
+#                              concurrency or multi-process tests, no long property runs or
+#                              corpus measures; add "and not pg" to leave out PostgreSQL
 # Extra arguments go to pytest.
 set -euo pipefail
 cd "$(dirname "$0")"

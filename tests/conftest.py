@@ -136,3 +136,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(
                 pytest.mark.skip(reason="mounts a file system: set MEMVAULT_TEST_MOUNTS=1 (root)")
             )
+        callspec = getattr(item, "callspec", None)
+        on_pg = callspec is not None and callspec.params.get("store_kind") == "pg"
+        if on_pg or {"pg_dsn", "postgres_cluster"} & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.pg)
