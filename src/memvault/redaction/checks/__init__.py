@@ -57,11 +57,14 @@ from ._national_ids import (
 )
 from ._registry import VALIDATORS
 from ._secrets import (
+    EVERY_CLASS_ENTROPY,
     aws_key_id,
     bare,
     base64_data,
     base64_private_key,
     basic_credentials,
+    chosen_password,
+    chosen_password_not_url,
     discord_bot_token,
     github_or_npm_token,
     github_token,
@@ -82,6 +85,7 @@ from ._secrets import (
 
 __all__ = [
     "COMMON_WORDS",
+    "EVERY_CLASS_ENTROPY",
     "FILE_EXTENSIONS",
     "GIVEN_NAMES",
     "VALIDATORS",
@@ -94,6 +98,8 @@ __all__ = [
     "birth_date",
     "br_cpf",
     "card_number",
+    "chosen_password",
+    "chosen_password_not_url",
     "cn_resident_id",
     "compact_birth_date",
     "cz_rodne_cislo",

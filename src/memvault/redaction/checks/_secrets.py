@@ -127,6 +127,39 @@ def mixed_not_url(value: str) -> bool:
     return "://" not in value and not value.startswith("www.") and not path(value) and mixed(value)
 
 
+PASSWORD_ENTROPY = 2.8  # bits per character a password in prose must show
+EVERY_CLASS_ENTROPY = 2.4  # ... or this much, when it has every class of character
+
+
+def chosen_password(value: str) -> bool:
+    """:func:`mixed`, with the variety of a chosen password: 2.8 bits per character, or
+    2.4 for a value with upper and lower case, a digit and a symbol. Short values with a
+    few repeats measure low though nothing about them reads as a word
+    (``Ss33&0sn53nS`` is 2.69); a value of every class is a password's shape, and the
+    lower floor still keeps ``Mississippi1!`` (2.32) out. The rule's own floor must be the
+    lower one."""
+    if not mixed(value):
+        return False
+    entropy = shannon_entropy(value)
+    if entropy >= PASSWORD_ENTROPY:
+        return True
+    return entropy >= EVERY_CLASS_ENTROPY and _every_class(value)
+
+
+def chosen_password_not_url(value: str) -> bool:
+    """:func:`chosen_password`, but not a link or a path."""
+    return mixed_not_url(value) and chosen_password(value)
+
+
+def _every_class(value: str) -> bool:
+    return (
+        any(c.isupper() for c in value)
+        and any(c.islower() for c in value)
+        and any(c.isdigit() for c in value)
+        and any(not c.isalnum() for c in value)
+    )
+
+
 def path(value: str) -> bool:
     """An absolute path, as a note names where something is kept: ``/`` and names. Not a
     value that merely starts with ``/``, as one in 64 base64 secrets does: a name of 8 or

@@ -135,9 +135,9 @@ RULES: tuple[Rule, ...] = (
         "passwords right after the word, or on the next line ('Passwort velvet-orbit21', "
         "'the password is\\nParis1981#'): only values mixing letters with digits or symbols",
         kind="password",
-        validator=checks.mixed,
+        validator=checks.chosen_password,
         priority=7,
-        min_entropy=2.8,
+        min_entropy=checks.EVERY_CLASS_ENTROPY,
         cue=r"(?i)" + _PROSE_WORD,
     ),
     secret_rule(
@@ -156,9 +156,9 @@ RULES: tuple[Rule, ...] = (
         "after the rotation: X', 'the password I set is X'): only values mixing letters "
         "with digits or symbols, no URLs",
         kind="password",
-        validator=checks.mixed_not_url,
+        validator=checks.chosen_password_not_url,
         priority=6,
-        min_entropy=2.8,
+        min_entropy=checks.EVERY_CLASS_ENTROPY,
         cue=r"(?i)" + _PROSE_WORD,
     ),
     secret_rule(
@@ -169,9 +169,9 @@ RULES: tuple[Rule, ...] = (
         "('¿me pasas la contraseña?' then 'Ana: es pixel7655!'): only values mixing letters "
         "with digits or symbols",
         kind="password",
-        validator=checks.mixed,
+        validator=checks.chosen_password,
         priority=6,
-        min_entropy=2.8,
+        min_entropy=checks.EVERY_CLASS_ENTROPY,
         cue=r"(?i)" + _PROSE_WORD + r"[^\r\n?]*\?",
     ),
     secret_rule(
