@@ -116,6 +116,33 @@ def test_agents_keep_working_between_batches(
     assert _db_rows(home, "SELECT count(*) FROM data_keys WHERE user_id = 1") == [(1,)]
 
 
+def test_a_directory_written_through_before_its_batch_is_found_after_the_rotation(
+    home: Path, key_file: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A file edited in a directory no batch has re-sealed yet: the directory's tally is
+    sealed under the new key, and its look-up token made under it too, so the directory
+    and what is in it are found once the old key is gone."""
+    monkeypatch.setattr("memvault.lifecycle._rotate.BATCH_NODES", 1)  # /memories/d0 first
+    edited = "/memories/d2/n35.md"
+    with Vault.open(home, master_key_file=key_file) as vault:
+        agent = vault.runner("alice")
+        calls: list[int] = []
+
+        def after_the_first_batch(items: int, nbytes: int) -> None:
+            calls.append(items)
+            if len(calls) == 1:
+                assert not agent.run(
+                    {"command": "str_replace", "path": edited, "old_str": "note 35", "new_str": "x"}
+                ).is_error
+
+        vault.rotate_user_key("alice", after_the_first_batch)
+        assert _read(vault, "alice", edited) == "x\n"
+    with Vault.open(home, master_key_file=key_file) as vault:
+        for path, text in TEXTS.items():
+            assert _read(vault, "alice", path) == ("x\n" if path == edited else text)
+        assert vault.verify_store() == []
+
+
 def test_an_interrupted_rotation_is_finished_by_a_re_run(home: Path, key_file: Path) -> None:
     with Vault.open(home, master_key_file=key_file) as vault:
         parts = vault._parts()
