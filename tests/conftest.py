@@ -9,6 +9,11 @@ Tests under ``tests/protocol/`` and ``tests/unit/`` that make a memory tool run
 twice, ``[sync]`` and ``[async]``: against ``Vault.memory_tool`` and against
 ``Vault.async_memory_tool`` (``tests/support/tool_kinds.py``).
 
+Tests in the suites ``tests/support/stores.py`` lists that use ``home`` (directly, or
+through ``vault`` or ``tool``) run twice too, ``[sqlite]`` and ``[pg]``: in a ``[pg]``
+run, ``home`` is the URI of a fresh migrated database. The two compose
+(``[sync-pg]``); a test that works on a home's files is marked ``sqlite_only``.
+
 PostgreSQL: ``postgres_cluster`` is a throwaway cluster for the session and ``pg_dsn``
 a fresh database of it for one test (``tests/support/postgres.py``). They need the
 server's binaries (Debian's ``postgresql`` package; ``.ci/run`` installs it). A cluster

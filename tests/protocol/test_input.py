@@ -367,9 +367,9 @@ INPUTS = st.one_of(
 )
 
 
-def test_any_input_returns_text_or_a_clear_tool_error(tmp_path: Path) -> None:
+def test_any_input_returns_text_or_a_clear_tool_error(home: Path) -> None:
     """Arbitrary JSON-like input yields a result or a clear ToolError, never an internal error."""
-    with Vault.open(tmp_path / "fuzz", durability="normal") as v:
+    with Vault.open(home, durability="normal") as v:
         tool = v.memory_tool(user="alice")
 
         @settings(max_examples=200, deadline=None)

@@ -8,7 +8,6 @@ must leave alice's memories exactly as they were (and the other way round).
 from __future__ import annotations
 
 import itertools
-import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from memvault import MemoryTool, UsageError, Vault
+from tests.support import stores
 
 Outcome = tuple[bool, str]
 
@@ -351,7 +351,6 @@ def test_random_interleavings_never_cross_users(tmp_path: Path) -> None:
 # -- user ids ------------------------------------------------------------------------------
 
 
-@pytest.mark.sqlite_only("reads or changes the store's rows with SQLite")
 @pytest.mark.parametrize(
     "user",
     [
@@ -382,11 +381,8 @@ def test_invalid_user_ids_are_refused(vault: Vault, home: Path, user: object) ->
     with pytest.raises(UsageError) as err:
         vault.memory_tool(user)  # type: ignore[arg-type]
     assert isinstance(err.value, ValueError)
-    db = sqlite3.connect(home / "vault.db")
-    try:
+    with stores.connect(home) as db:
         assert db.execute("SELECT count(*) FROM users").fetchone()[0] == 0
-    finally:
-        db.close()
 
 
 @pytest.mark.parametrize("user", ["a" * 255, "é" * 127 + "a", "🙂" * 63 + "abc", "x", "a b"])
@@ -396,7 +392,6 @@ def test_user_ids_up_to_255_bytes_are_accepted(vault: Vault, user: str) -> None:
     assert tool.call({"command": "create", "path": "/memories/a", "file_text": "ok"})
 
 
-@pytest.mark.sqlite_only("reads or changes the store's rows with SQLite")
 def test_similar_user_names_are_distinct_users(home: Path) -> None:
     """'alice', 'Alice', 'alice ' and other near-spellings are separate users."""
     names = ["alice", "Alice", "ALICE", "alice ", " alice", "alice\u00a0", "alicе", "alice."]
@@ -414,8 +409,5 @@ def test_similar_user_names_are_distinct_users(home: Path) -> None:
             )
             listing = _view(tool, "/memories")[1].split("\n")
             assert len(listing) == 3  # header, /memories, who.txt
-    db = sqlite3.connect(home / "vault.db")
-    try:
+    with stores.connect(home) as db:
         assert db.execute("SELECT count(*) FROM users").fetchone()[0] == len(names)
-    finally:
-        db.close()

@@ -173,11 +173,11 @@ class Tallies:
         each directory is re-sealed once, deepest first (a directory counted from its
         subtree finds the tallies below it current)."""
         delta: dict[int, list[int]] = {}
-        place: dict[int, tuple[int, bytes]] = {}  # id: (depth, parent identity)
+        place: dict[int, tuple[int, Node]] = {}  # id: (depth, parent)
         for chain, size, entries in changes:
             for depth, node in enumerate(chain):
                 delta.setdefault(node.id, [0, 0])[0] += size
-                place[node.id] = (depth, chain[depth - 1].fid if depth else b"")
+                place[node.id] = (depth, chain[depth - 1] if depth else ROOT)
                 if node.id != ROOT.id:
                     self._fresh.setdefault(node.id, node)
             delta[chain[-1].id][1] += entries
@@ -190,8 +190,17 @@ class Tallies:
             if not size and not entries:
                 continue
             node = self._added(self._fresh[node_id], size, entries)
-            meta = self._seal_node(place[node_id][1], node, node.written or 0)
-            self._store.update_meta(node_id, meta, self._key.version)
+            parent = place[node_id][1]
+            meta = self._seal_node(parent.fid, node, node.written or 0)
+            if self._keyring is not None and self._keyring.older():
+                # A key rotation is under way: the row's look-up token may be an older
+                # key's. A row's key version names the key of its metadata and of its
+                # token alike, so the token is re-made too (else the rotation passes the
+                # row by, and the directory is not found once the older key is gone).
+                lookup = _crypto.mac(self._key.index, _crypto.context(parent.fid, node.name))
+                self._store.update_node(node_id, parent.id, lookup, meta, self._key.version)
+            else:
+                self._store.update_meta(node_id, meta, self._key.version)
             self._fresh[node_id] = node
 
     def _added(self, directory: Node, size: int, entries: int) -> Node:

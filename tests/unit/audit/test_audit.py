@@ -37,6 +37,7 @@ from memvault._crypto import Key
 from memvault.audit import FIELDS, AuditKeys, Problem, Report, examine, line_hash
 from memvault.cli import main
 from memvault.memory import AUDIT_MESSAGE, UNAVAILABLE_MESSAGE
+from tests.support import stores
 from tests.support.filesystems import fill
 
 SEGMENT_BYTES = 4096  # 7 records a segment: the script below fills 5 segments
@@ -1309,7 +1310,6 @@ def test_no_secret_reaches_the_log_or_the_operator_log(
     assert users == {pseudonym}
 
 
-@pytest.mark.sqlite_only("reads or changes the home's audit log files")
 def test_sealed_paths_open_only_with_the_users_key(home: Path) -> None:
     """The review side: a record's sealed paths open, under the user's key, to the guard's
     rendering of the paths (a secret in a refused path stays redacted)."""
@@ -1325,7 +1325,7 @@ def test_sealed_paths_open_only_with_the_users_key(home: Path) -> None:
             "name.",
         )
         _, key = v.audit_users()[v.audit.keys.user(USER)]
-        log = records(home / "audit")
+        log = stores.records(home)
         assert [key.open_paths(r["paths"]) for r in log[-2:]] == [
             ["/memories/contacts/ops-notes.md"],
             ["/memories/[REDACTED:email]/n.md"],

@@ -36,10 +36,13 @@ from memvault.audit import (
     to_ecs,
     to_ocsf,
 )
+from tests.support import stores
 
 PHONE = "+1 415 823 4132"
 SECRET = "Tr0ub4dor-and-3x"
 PRIVATE_KEY = "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA\n-----END RSA PRIVATE KEY-----"
+# A database numbers its records per chain (``memvault.audit.label``), not 1, 2, 3...
+NUMBERED = "asserts the record numbers of a log of files"
 TEXTS = ("Reach me at", "Call again", "bob's private list", "MIIEowIBAAKCAQEA")
 
 # (user, session, tool input), run in this order by the `home` fixture.
@@ -106,9 +109,9 @@ EXPECTED = [
 
 
 @pytest.fixture
-def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+def home(home: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The conftest's home (a directory, or a database in a ``[pg]`` run), filled."""
     monkeypatch.setenv("MEMVAULT_MASTER_KEY", base64.b64encode(os.urandom(32)).decode())
-    home = tmp_path / "home"
     with Vault.open(home) as vault:
         vault.runner("alice")  # records 3 and 4: the users' creation
         vault.runner("bob")
@@ -132,12 +135,16 @@ def records(vault: Vault, **options: Any) -> list[dict[str, Any]]:
 
 
 def seqs(vault: Vault, **options: Any) -> list[int]:
-    return [r["seq"] for r in records(vault, **options)]
+    """The places (from 1) in the whole log of the records the filters pick: in a log of
+    files, their numbers; a database numbers its records per chain."""
+    place = {r["seq"]: n for n, r in enumerate(records(vault), 1)}
+    return [place[r["seq"]] for r in records(vault, **options)]
 
 
 # -- show ------------------------------------------------------------------------------
 
 
+@pytest.mark.sqlite_only(NUMBERED)
 def test_show_json_resolves_every_record(vault: Vault) -> None:
     """show --json gives each record once, in order, with names and opened paths."""
     rows = records(vault)
@@ -156,6 +163,7 @@ def test_show_json_resolves_every_record(vault: Vault) -> None:
     assert all("mac" not in r and "prev" not in r for r in rows)
 
 
+@pytest.mark.sqlite_only(NUMBERED)
 def test_show_plain_is_one_aligned_line_per_record(vault: Vault) -> None:
     """Off a terminal and without --json: one plain line per record, no escape codes."""
     out = io.StringIO()
@@ -383,6 +391,7 @@ def test_stats_as_text_and_table(vault: Vault, monkeypatch: pytest.MonkeyPatch) 
 # -- export ----------------------------------------------------------------------------
 
 
+@pytest.mark.sqlite_only(NUMBERED)
 def test_ecs_mapping_of_a_known_record(vault: Vault) -> None:
     """A redacted create maps to ECS file/creation/success with the user and first path."""
     entry = next(iter(Scan(vault, parse_filters(command="create", redacted_only=True))))
@@ -420,17 +429,19 @@ def test_ecs_mapping_of_a_known_record(vault: Vault) -> None:
 
 def test_ecs_mapping_of_refusals_and_operator_actions(vault: Vault) -> None:
     """Refusals are failures with an error code; operator actions are configuration."""
-    by_seq = {e.seq: to_ecs(e, vault.vault_id) for e in Scan(vault)}
-    assert by_seq[8]["event"]["outcome"] == "failure"
-    assert by_seq[8]["event"]["type"] == ["info"]
-    assert by_seq[8]["error"] == {"code": "path"}
-    assert by_seq[14]["event"]["type"] == ["deletion"]
-    assert by_seq[1]["event"]["category"] == ["configuration"]
-    assert by_seq[1]["event"]["type"] == ["creation"]
-    assert by_seq[2]["event"]["type"] == ["change"]
-    assert "user" not in by_seq[1]
+    # By place in the log (from 1): in a log of files, the record's number.
+    by_place = {n: to_ecs(e, vault.vault_id) for n, e in enumerate(Scan(vault), 1)}
+    assert by_place[8]["event"]["outcome"] == "failure"
+    assert by_place[8]["event"]["type"] == ["info"]
+    assert by_place[8]["error"] == {"code": "path"}
+    assert by_place[14]["event"]["type"] == ["deletion"]
+    assert by_place[1]["event"]["category"] == ["configuration"]
+    assert by_place[1]["event"]["type"] == ["creation"]
+    assert by_place[2]["event"]["type"] == ["change"]
+    assert "user" not in by_place[1]
 
 
+@pytest.mark.sqlite_only(NUMBERED)
 def test_ocsf_mapping_of_a_known_record(vault: Vault) -> None:
     """A redacted create maps to OCSF API Activity: Create, with actor, api and metadata."""
     entry = next(iter(Scan(vault, parse_filters(command="create", redacted_only=True))))
@@ -477,16 +488,17 @@ def test_ocsf_mapping_of_a_known_record(vault: Vault) -> None:
 
 def test_ocsf_activities_and_statuses(vault: Vault) -> None:
     """view reads, str_replace/rename update, delete deletes; failures carry the error."""
-    by_seq = {e.seq: to_ocsf(e, vault.vault_id) for e in Scan(vault)}
-    ids = {seq: (e["activity_id"], e["type_uid"]) for seq, e in by_seq.items()}
+    # By place in the log (from 1): in a log of files, the record's number.
+    by_place = {n: to_ocsf(e, vault.vault_id) for n, e in enumerate(Scan(vault), 1)}
+    ids = {n: (e["activity_id"], e["type_uid"]) for n, e in by_place.items()}
     assert ids[7] == (2, 600302)
     assert ids[10] == ids[11] == (3, 600303)
     assert ids[14] == (4, 600304)
     assert ids[15] == (0, 600300)
-    assert (by_seq[1]["activity_id"], by_seq[1]["activity_name"]) == (99, "vault.create")
-    assert by_seq[1]["type_name"] == "API Activity: Other"
-    assert "user" not in by_seq[1]["actor"]
-    blocked = by_seq[9]
+    assert (by_place[1]["activity_id"], by_place[1]["activity_name"]) == (99, "vault.create")
+    assert by_place[1]["type_name"] == "API Activity: Other"
+    assert "user" not in by_place[1]["actor"]
+    blocked = by_place[9]
     assert (blocked["status_id"], blocked["status"], blocked["severity_id"]) == (2, "Failure", 3)
     assert blocked["api"]["response"] == {"error": "blocked"}
     assert blocked["status_detail"] == "blocked"
@@ -519,6 +531,7 @@ def test_export_jsonl_matches_show_json(vault: Vault, tmp_path: Path) -> None:
     assert (tmp_path / "x.jsonl").read_text() == out.getvalue()
 
 
+@pytest.mark.sqlite_only("refuses targets among the home directory's files")
 def test_export_refuses_bad_targets(vault: Vault, tmp_path: Path) -> None:
     """Unknown formats, the vault's own home and missing directories are refused."""
     with pytest.raises(UsageError, match="'csv' is not an export format"):
@@ -538,9 +551,12 @@ def test_export_refuses_bad_targets(vault: Vault, tmp_path: Path) -> None:
 # -- what the log holds, and what erasure leaves -------------------------------------
 
 
-def test_raw_log_holds_no_text_names_or_paths_while_show_opens_them(vault: Vault) -> None:
-    """The segments hold no memory text, secret, user name or path; show displays the paths."""
-    raw = b"".join(path.read_bytes() for _, path in segments(vault.audit.directory))
+def test_raw_log_holds_no_text_names_or_paths_while_show_opens_them(
+    home: Path, vault: Vault
+) -> None:
+    """The log (its segments, or its rows) holds no memory text, secret, user name or path;
+    show displays the paths."""
+    raw = b"".join(stores.log_lines(home))
     for needle in (*TEXTS, PHONE, SECRET, "alice", "bob", "contact", "/memories", "todo"):
         assert needle.encode() not in raw, needle
     out = io.StringIO()
@@ -551,6 +567,7 @@ def test_raw_log_holds_no_text_names_or_paths_while_show_opens_them(vault: Vault
         assert text not in out.getvalue()
 
 
+@pytest.mark.sqlite_only("changes the store's rows with SQLite")
 def test_erased_user_shows_pseudonym_and_sealed_paths(home: Path) -> None:
     """Without the user's audit key, records keep the pseudonym and show [sealed] paths."""
     with Vault.open(home) as vault:
@@ -580,6 +597,7 @@ def test_erased_user_shows_pseudonym_and_sealed_paths(home: Path) -> None:
         assert ecs["memvault"]["paths_sealed"] is True
 
 
+@pytest.mark.sqlite_only("writes into the log's segment files")
 def test_unparseable_lines_are_skipped_and_counted(home: Path) -> None:
     """Lines that are not records are skipped, counted, and named in the note."""
     (_, segment), *_ = segments(home / "audit")
@@ -596,6 +614,7 @@ def test_unparseable_lines_are_skipped_and_counted(home: Path) -> None:
         assert count(vault).skipped == 4
 
 
+@pytest.mark.sqlite_only("writes into the log's segment files")
 def test_the_newest_line_while_it_is_written_is_not_a_record(home: Path) -> None:
     """A partial line at the end of the newest segment is neither shown nor counted."""
     (_, segment), *_ = segments(home / "audit")

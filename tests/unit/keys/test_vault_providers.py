@@ -3,20 +3,20 @@ nothing, when the passphrase, the KMS or its key is wrong."""
 
 from __future__ import annotations
 
-import contextlib
 import io
 import json
 import os
-import sqlite3
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from memvault import MasterKeyError, Vault
 from memvault.cli import main
 from memvault.keys import PASSPHRASE_FLOOR, PassphraseKey, ProviderOptions
+from tests.support import stores
 from tests.support.kms import Kms, free_port
 
 GOOD = "correct horse battery staple"
@@ -24,13 +24,10 @@ OTHER = "incorrect horse battery staple"
 NOTE = "/memories/note.md"
 
 
-def _files(home: Path) -> dict[str, bytes]:
-    """Every file under the home, by relative path: the bytes a failed open must not touch."""
-    return {
-        str(path.relative_to(home)): path.read_bytes()
-        for path in sorted(home.rglob("*"))
-        if path.is_file()
-    }
+def _files(home: Path) -> dict[str, Any]:
+    """What the vault holds (a home's files, or a database's rows): the bytes a failed
+    open must not touch."""
+    return stores.snapshot(home)
 
 
 def _write(vault: Vault, text: str = "kept\n") -> None:
@@ -62,9 +59,8 @@ def fd_with() -> Iterator[Callable[[str], int]]:
 
 
 @pytest.fixture
-def passphrase_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+def passphrase_home(home: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A vault created with a passphrase (at the floor's costs), holding one memory."""
-    home = tmp_path / "home"
     monkeypatch.setenv("MEMVAULT_PASSPHRASE", GOOD)
     with Vault.open(home, key_provider=PassphraseKey(cost=PASSPHRASE_FLOOR)) as vault:
         _write(vault)
@@ -125,9 +121,9 @@ def test_rotating_to_a_new_passphrase(
 
 
 @pytest.fixture
-def kms_home(kms: Kms, tmp_path: Path) -> tuple[Path, str]:
+def kms_home(kms: Kms, home: Path) -> tuple[Path, str]:
     """A vault whose master key is a data key under a new KMS key; (home, key ARN)."""
-    home, arn = tmp_path / "home", kms.create_key()
+    arn = kms.create_key()
     options = ProviderOptions(kind="kms", kms_key_id=arn, kms_endpoint=kms.endpoint)
     with Vault.open(home, key_provider=options) as vault:
         _write(vault)
@@ -181,8 +177,7 @@ def test_a_wrapped_key_from_another_vault_fails_at_open_and_changes_nothing(
     options = ProviderOptions(kind="kms", kms_key_id=arn, kms_endpoint=kms.endpoint)
     Vault.open(other, key_provider=options).close()
     foreign = _meta(other, "master")
-    with contextlib.closing(sqlite3.connect(home / "vault.db")) as db, db:
-        db.execute("UPDATE meta SET value = ? WHERE key = 'master'", (foreign,))
+    stores.execute(home, "UPDATE meta SET value = ? WHERE key = 'master'", (foreign,))
     before = _files(home)
     with pytest.raises(MasterKeyError) as caught:
         Vault.open(home, key_provider=ProviderOptions(kms_endpoint=kms.endpoint))
@@ -206,8 +201,7 @@ def test_rotating_to_another_kms_key(kms: Kms, kms_home: tuple[Path, str]) -> No
 
 
 def _meta(home: Path, key: str) -> bytes:
-    with contextlib.closing(sqlite3.connect(home / "vault.db")) as db:
-        (value,) = db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+    ((value,),) = stores.execute(home, "SELECT value FROM meta WHERE key = ?", (key,))
     return bytes(value)
 
 

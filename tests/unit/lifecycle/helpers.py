@@ -4,11 +4,12 @@ reads ``memory.touch.today``), the raw database, and memory commands."""
 from __future__ import annotations
 
 import contextlib
-import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from memvault import Vault
+from tests.support import stores
 
 DAY = 20_000  # 2024-10-04
 FAR = DAY + 20_000  # a day by which every file is idle
@@ -37,11 +38,11 @@ class Clock:
 
 
 @contextlib.contextmanager
-def db(home: Path) -> Iterator[sqlite3.Connection]:
-    """The vault's database, opened as someone without the key would."""
-    with contextlib.closing(sqlite3.connect(home / "vault.db")) as conn:
+def db(home: Path) -> Iterator[Any]:
+    """The vault's database (a home's, or in a ``[pg]`` run, PostgreSQL), opened as
+    someone without the key would (``tests/support/stores.py``)."""
+    with stores.connect(home) as conn:
         yield conn
-        conn.commit()
 
 
 def create(path: str, text: str = "note\n") -> dict[str, object]:

@@ -3,12 +3,10 @@ of mode 0600, whole or not at all, recorded as ``users.export``."""
 
 from __future__ import annotations
 
-import contextlib
 import errno
 import io
 import json
 import os
-import sqlite3
 import stat
 import tarfile
 from pathlib import Path
@@ -159,7 +157,6 @@ def test_an_existing_file_is_kept_unless_overwrite_is_given(vault: Vault, tmp_pa
     assert json.loads(out.read_text())["user"] == "alice"
 
 
-@pytest.mark.sqlite_only("reads or changes the store's rows with SQLite")
 def test_an_unknown_user_is_an_error_and_is_not_created(
     vault: Vault, home: Path, tmp_path: Path
 ) -> None:
@@ -169,7 +166,7 @@ def test_an_unknown_user_is_an_error_and_is_not_created(
         vault.export_memories("mallory", tmp_path / "m.json")
     assert records(home) == before
     assert not (tmp_path / "m.json").exists()
-    with contextlib.closing(sqlite3.connect(home / "vault.db")) as db:
+    with stores.connect(home) as db:
         assert db.execute("SELECT count(*) FROM users").fetchone()[0] == 1
 
 
@@ -239,13 +236,12 @@ def test_an_export_that_cannot_be_recorded_writes_nothing(
     assert not (tmp_path / "a.json").exists()
 
 
-@pytest.mark.sqlite_only("reads or changes the store's rows with SQLite")
 def test_a_damaged_memory_fails_the_export(home: Path, tmp_path: Path) -> None:
     """Every text passes the tool's integrity checks: contents swapped between two files
     fail the export, and no file is written."""
     with Vault.open(home) as vault:
         fill(vault)
-    with contextlib.closing(sqlite3.connect(home / "vault.db")) as db:
+    with stores.connect(home) as db:
         (a, blob_a), (b, blob_b) = db.execute("SELECT node_id, blob FROM contents LIMIT 2")
         db.execute("UPDATE contents SET blob = ? WHERE node_id = ?", (blob_b, a))
         db.execute("UPDATE contents SET blob = ? WHERE node_id = ?", (blob_a, b))

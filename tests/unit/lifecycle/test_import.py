@@ -5,11 +5,9 @@ line saying why; the source is never changed and never followed out of."""
 
 from __future__ import annotations
 
-import contextlib
 import errno
 import json
 import os
-import sqlite3
 import stat
 import threading
 import unicodedata
@@ -20,7 +18,6 @@ import pytest
 
 import memvault._fs
 from memvault import StorageError, UsageError, Vault
-from memvault.audit import segments
 from memvault.lifecycle import ImportReport
 from tests.support import stores
 
@@ -77,7 +74,7 @@ def snapshot(root: Path) -> dict[str, tuple[int, int, bytes | None]]:
 
 
 def counts(home: Path) -> tuple[int, int, int]:
-    with contextlib.closing(sqlite3.connect(home / "vault.db")) as db:
+    with stores.connect(home) as db:
         return (
             db.execute("SELECT count(*) FROM users").fetchone()[0],
             db.execute("SELECT count(*) FROM nodes").fetchone()[0],
@@ -131,7 +128,6 @@ def test_secrets_are_redacted_as_create_redacts_them(vault: Vault, tmp_path: Pat
     assert AWS_KEY not in json.dumps(report.to_json())
 
 
-@pytest.mark.sqlite_only("reads the home's audit log files")
 def test_each_memory_has_its_create_record_and_the_import_one_record(
     vault: Vault, home: Path, tmp_path: Path
 ) -> None:
@@ -156,7 +152,7 @@ def test_each_memory_has_its_create_record_and_the_import_one_record(
         "refused": 0,
         "redacted": 1,
     }
-    raw = b"".join(p.read_bytes() for _, p in segments(home / "audit"))
+    raw = b"\n".join(stores.log_lines(home))
     # "4711" alone turns up in hex digests now and then, by chance: the path's
     # own spelling cannot.
     assert b"4711.md" not in raw and AWS_KEY.encode() not in raw and b"alice" not in raw
@@ -374,7 +370,6 @@ def test_the_source_is_left_exactly_as_it_was(vault: Vault, tmp_path: Path) -> N
     assert snapshot(base) == before
 
 
-@pytest.mark.sqlite_only("reads or changes the store's rows with SQLite")
 def test_a_dry_run_stores_nothing_and_records_only_itself(
     vault: Vault, home: Path, tmp_path: Path
 ) -> None:
@@ -458,7 +453,6 @@ def test_new_directories_past_the_limit_are_refused_dry_run_and_real_alike(
         ]
 
 
-@pytest.mark.sqlite_only("reads or changes the store's rows with SQLite")
 def test_nothing_to_import_creates_no_user(vault: Vault, home: Path, tmp_path: Path) -> None:
     memories = tmp_path / "memories"
     write(memories, ".only-hidden", "x")

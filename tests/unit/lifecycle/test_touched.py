@@ -95,7 +95,6 @@ def test_one_tool_viewing_day_after_day_moves_the_day_on(vault: Vault, clock: Cl
         assert clock.last_used(vault) == {"/memories/a.md": DAY + offset}
 
 
-@pytest.mark.sqlite_only("reads or changes the store's rows with SQLite")
 def test_the_day_is_sealed_in_the_store(home: Path, vault: Vault, clock: Clock) -> None:
     """Files have a sealed blob of fixed length that holds no day in the clear (two files of
     one day differ); directories have none."""
@@ -111,7 +110,6 @@ def test_the_day_is_sealed_in_the_store(home: Path, vault: Vault, clock: Clock) 
     ]
 
 
-@pytest.mark.sqlite_only("reads or changes the store's rows with SQLite")
 def test_a_day_that_is_today_is_not_written_again(home: Path, vault: Vault, clock: Clock) -> None:
     """A view on the day the file was last used writes nothing (its sealed day stays byte for
     byte); the first view on a later day writes a new one."""
@@ -138,7 +136,6 @@ def test_setting_the_day_on_a_view_is_no_change_of_the_memory(
     assert vault.verify_store() == []
 
 
-@pytest.mark.sqlite_only("reads or changes the store's rows with SQLite")
 @pytest.mark.parametrize("other_user", [False, True])
 def test_a_day_moved_to_another_file_fails_to_open(
     home: Path, vault: Vault, clock: Clock, other_user: bool

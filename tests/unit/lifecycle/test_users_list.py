@@ -82,7 +82,6 @@ def test_a_vault_without_users_says_so(home: Path) -> None:
     assert (code, out, err) == (0, '{"users": []}\n', "")
 
 
-@pytest.mark.sqlite_only("reads or changes the store's rows with SQLite")
 def test_files_without_a_day_give_no_last_activity(home: Path, clock: Clock) -> None:
     """Files written before days were kept do not count as activity: unknown, not old."""
     with Vault.open(home) as vault:

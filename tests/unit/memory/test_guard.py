@@ -571,9 +571,9 @@ def test_show_is_printable_and_bounded(text: str, limit: int) -> None:
     shown.encode()
 
 
-def test_hostile_creates_stay_in_the_users_namespace(tmp_path: Path) -> None:
+def test_hostile_creates_stay_in_the_users_namespace(home: Path) -> None:
     """A create on a hostile path fails, or lands at its canonical path in its user's space only."""
-    with Vault.open(tmp_path / "e2e", durability="normal") as v:
+    with Vault.open(home, durability="normal") as v:
         bob = v.memory_tool(user="bob")
         users = itertools.count()
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 import contextlib
 import io
 import json
-import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -21,6 +20,7 @@ from hypothesis import strategies as st
 from memvault import MemoryTool, Vault
 from memvault.cli import main
 from memvault.memory import Tree
+from tests.support import stores
 
 
 def _policy(tmp_path: Path, limits: str) -> Path:
@@ -202,14 +202,11 @@ def test_a_file_over_a_lowered_size_limit_may_shrink_but_not_grow(
         )
 
 
-@contextlib.contextmanager
-def _db(home: Path) -> Iterator[sqlite3.Connection]:
-    with contextlib.closing(sqlite3.connect(home / "vault.db")) as db, db:
-        yield db
+def _db(home: Path) -> contextlib.AbstractContextManager[Any]:
+    return stores.connect(home)
 
 
-@pytest.mark.sqlite_only("reads or changes the store's rows with SQLite")
-def test_a_user_without_a_root_tally_is_counted(small: Vault, home: Path) -> None:
+def test_a_user_without_a_root_tally_is_counted(small: Vault, home: Path, tmp_path: Path) -> None:
     """A user whose row holds no tally of /memories (kept before tallies were) is counted
     from the rows at the first write, limits included, and the count is kept."""
     tool = small.memory_tool(user="alice")
@@ -218,7 +215,7 @@ def test_a_user_without_a_root_tally_is_counted(small: Vault, home: Path) -> Non
     small.close()
     with _db(home) as db:
         db.execute("UPDATE users SET root = NULL")
-    with Vault.open(home, policy=small_policy(home)) as vault:
+    with Vault.open(home, policy=small_policy(tmp_path)) as vault:
         tool = vault.memory_tool(user="alice")
         assert "holds 3 files" in refused(tool, command="create", path="/memories/e", file_text="")
         tool.call({"command": "delete", "path": "/memories/d/a.md"})
@@ -227,9 +224,8 @@ def test_a_user_without_a_root_tally_is_counted(small: Vault, home: Path) -> Non
         assert vault.check().problems == []
 
 
-@pytest.mark.sqlite_only("reads or changes the store's rows with SQLite")
 def test_a_refused_write_keeps_the_counts_it_made_for_an_older_user(
-    small: Vault, home: Path, monkeypatch: pytest.MonkeyPatch
+    small: Vault, home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A user whose tally has no counts is counted once, at the first write transaction,
     and keeps them even when that write is refused: the next refusals walk nothing."""
@@ -242,7 +238,7 @@ def test_a_refused_write_keeps_the_counts_it_made_for_an_older_user(
     walks = []
     count_all = Tree._count_all
     monkeypatch.setattr(Tree, "_count_all", lambda tree: walks.append(1) or count_all(tree))
-    with Vault.open(home, policy=small_policy(home)) as vault:
+    with Vault.open(home, policy=small_policy(tmp_path)) as vault:
         tool = vault.memory_tool(user="alice")
         for _ in range(3):
             assert "holds 3 files" in refused(
@@ -253,8 +249,8 @@ def test_a_refused_write_keeps_the_counts_it_made_for_an_older_user(
         assert db.execute("SELECT count(*) FROM users WHERE root IS NULL").fetchone() == (0,)
 
 
-def small_policy(home: Path) -> Path:
-    return home.parent / "limits.toml"
+def small_policy(tmp_path: Path) -> Path:
+    return tmp_path / "limits.toml"
 
 
 _NAMES = st.sampled_from(["a", "b", "d/a", "d/b", "d/e/a", "e/a"])

@@ -26,9 +26,9 @@ MISS = {
 
 
 @pytest.fixture
-def vault(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Vault]:
+def vault(home: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Vault]:
     monkeypatch.setenv("MEMVAULT_MASTER_KEY", base64.b64encode(os.urandom(32)).decode())
-    with Vault.open(tmp_path / "home") as v:
+    with Vault.open(home) as v:
         yield v
 
 

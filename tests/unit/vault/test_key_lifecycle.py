@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import base64
-import contextlib
 import shutil
-import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +12,7 @@ import pytest
 from memvault import IntegrityError, MasterKeyError, Vault
 from memvault import lifecycle as lc
 from memvault.keys import ProviderOptions
+from tests.support import stores
 
 TEXTS = {f"/memories/d{i % 3}/n{i}.md": f"note {i}\n" * (i % 5 + 1) for i in range(40)}
 
@@ -30,8 +29,8 @@ def key_file(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def home(tmp_path: Path, key_file: Path) -> Path:
-    home = tmp_path / "home"
+def home(home: Path, key_file: Path) -> Path:
+    """The conftest's home (a directory, or a database in a ``[pg]`` run), filled."""
     with Vault.open(home, master_key_file=key_file) as vault:
         for user in ("alice", "bob"):
             runner = vault.runner(user)
@@ -54,8 +53,7 @@ def _all_intact(vault: Vault, user: str) -> None:
 
 
 def _db_rows(home: Path, sql: str) -> list[Any]:
-    with contextlib.closing(sqlite3.connect(home / "vault.db")) as db:
-        return db.execute(sql).fetchall()
+    return stores.execute(home, sql)
 
 
 def test_rotation_reseals_everything_and_destroys_the_old_version(
@@ -116,6 +114,33 @@ def test_agents_keep_working_between_batches(
     assert _db_rows(home, "SELECT count(*) FROM data_keys WHERE user_id = 1") == [(1,)]
 
 
+def test_a_directory_written_through_before_its_batch_is_found_after_the_rotation(
+    home: Path, key_file: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A file edited in a directory no batch has re-sealed yet: the directory's tally is
+    sealed under the new key, and its look-up token made under it too, so the directory
+    and what is in it are found once the old key is gone."""
+    monkeypatch.setattr("memvault.lifecycle._rotate.BATCH_NODES", 1)  # /memories/d0 first
+    edited = "/memories/d2/n35.md"
+    with Vault.open(home, master_key_file=key_file) as vault:
+        agent = vault.runner("alice")
+        calls: list[int] = []
+
+        def after_the_first_batch(items: int, nbytes: int) -> None:
+            calls.append(items)
+            if len(calls) == 1:
+                assert not agent.run(
+                    {"command": "str_replace", "path": edited, "old_str": "note 35", "new_str": "x"}
+                ).is_error
+
+        vault.rotate_user_key("alice", after_the_first_batch)
+        assert _read(vault, "alice", edited) == "x\n"
+    with Vault.open(home, master_key_file=key_file) as vault:
+        for path, text in TEXTS.items():
+            assert _read(vault, "alice", path) == ("x\n" if path == edited else text)
+        assert vault.verify_store() == []
+
+
 def test_an_interrupted_rotation_is_finished_by_a_re_run(home: Path, key_file: Path) -> None:
     with Vault.open(home, master_key_file=key_file) as vault:
         parts = vault._parts()
@@ -128,6 +153,7 @@ def test_an_interrupted_rotation_is_finished_by_a_re_run(home: Path, key_file: P
         _all_intact(vault, "alice")
 
 
+@pytest.mark.sqlite_only("copies the home directory")
 def test_master_rotation_replaces_the_key_file_and_locks_out_old_copies(
     home: Path, key_file: Path, tmp_path: Path
 ) -> None:
@@ -259,6 +285,7 @@ def test_a_process_open_during_rotations_follows_them(home: Path, key_file: Path
         assert vault.verify_store() == []
 
 
+@pytest.mark.sqlite_only("copies the home directory")
 def test_erasure_leaves_nothing_of_the_user_in_the_vault_or_an_older_copy(
     home: Path, key_file: Path, tmp_path: Path
 ) -> None:
@@ -280,7 +307,7 @@ def test_erasure_leaves_nothing_of_the_user_in_the_vault_or_an_older_copy(
 
 
 def test_erasing_an_unknown_user_is_refused_and_changes_nothing(home: Path, key_file: Path) -> None:
-    before = (home / "vault.db").read_bytes()
+    before = stores.snapshot(home)
     with Vault.open(home, master_key_file=key_file) as vault:
         with pytest.raises(Exception, match="there is no such user in this vault"):
             vault.erase_user("nobody")
@@ -295,12 +322,11 @@ def test_a_vault_refuses_another_kind_of_provider(home: Path, key_file: Path) ->
 
 
 def test_an_edited_master_record_fails_the_key_check(home: Path, key_file: Path) -> None:
-    with contextlib.closing(sqlite3.connect(home / "vault.db")) as db:
-        raw = db.execute("SELECT value FROM meta WHERE key = 'master'").fetchone()[0]
-        db.execute(
-            "UPDATE meta SET value = ? WHERE key = 'master'",
-            (raw.replace(b'"created":"', b'"created":"1'),),
-        )
-        db.commit()
+    ((raw,),) = stores.execute(home, "SELECT value FROM meta WHERE key = 'master'")
+    stores.execute(
+        home,
+        "UPDATE meta SET value = ? WHERE key = 'master'",
+        (bytes(raw).replace(b'"created":"', b'"created":"1'),),
+    )
     with pytest.raises((IntegrityError, MasterKeyError)):
         Vault.open(home, master_key_file=key_file)

@@ -36,9 +36,9 @@ def test_ids_that_nfc_leaves_alone_are_returned_as_given() -> None:
         assert check_user(user) == user
 
 
-def test_every_spelling_reaches_the_same_memories(tmp_path: Path) -> None:
+def test_every_spelling_reaches_the_same_memories(home: Path) -> None:
     """A file created as one spelling is read by the other; no second user is made."""
-    with Vault.open(tmp_path / "home", durability="normal") as v:
+    with Vault.open(home, durability="normal") as v:
         v.memory_tool("Ren\u00e9e").call(
             {"command": "create", "path": "/memories/a.md", "file_text": "shared"}
         )
@@ -85,9 +85,9 @@ def test_canonically_equivalent_ids_are_one_id(base: str, marks: list[str]) -> N
     assert unicodedata.is_normalized("NFC", only)
 
 
-def test_random_spellings_map_to_one_user(tmp_path: Path) -> None:
+def test_random_spellings_map_to_one_user(home: Path) -> None:
     """Through a vault: NFC-equivalent spellings of random ids name one user each."""
-    with Vault.open(tmp_path / "home", durability="normal") as v:
+    with Vault.open(home, durability="normal") as v:
 
         @settings(max_examples=25, deadline=None)
         @given(BASES, st.sampled_from(["\u0301", "\u0308", "\u030a"]))
@@ -105,11 +105,10 @@ def test_random_spellings_map_to_one_user(tmp_path: Path) -> None:
 
 
 def test_audit_show_finds_a_user_by_any_spelling_of_the_id(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """`audit show --user` takes the id in NFC too: the decomposed spelling finds them."""
     monkeypatch.setenv("MEMVAULT_MASTER_KEY", base64.b64encode(os.urandom(32)).decode())
-    home = tmp_path / "home"
     with Vault.open(home) as vault:
         vault.runner("jos\u00e9").run({"command": "view", "path": "/memories"})
     out = io.StringIO()
