@@ -23,7 +23,7 @@ from ..store import ARCHIVE, LogStore, PgStore, chain_range
 from ._chain import Problem, Report, State, check_line
 from ._chains import ChainLedger, chain_genesis, chain_of, label
 from ._checkpoint import chain_heads
-from ._db_read import chain_lines, open_states
+from ._db_read import chain_lines, open_states, stray_problems
 from ._keys import AuditKeys
 from ._segments import genesis, line_hash
 
@@ -46,10 +46,22 @@ def examine_chains(
     every = list(range(ARCHIVE, chains + 1))
     with store.transaction(write=False, action="verifying the audit log"):
         states = open_states(sealer, store.log_ledgers(), chains)
+        strays = stray_problems(store, chains)
         if jobs > 1 and isinstance(store, PgStore):
             walked = _in_parallel(store, keys, chains, signed, every, jobs)
         else:
             walked = [(c, *_walk_alone(store, keys, chains, c, signed)) for c in every]
+    report.problems += [Problem("the log as a whole", stray) for stray in strays]
+    for chain in sorted(set(signed or ()) - set(every)):
+        assert signed is not None
+        report.add(
+            Problem(
+                f"chain {chain}",
+                f"the checkpoint signed its record {label(signed[chain][0])}, but the vault's "
+                f"log has chains 0 to {chains} only: its number of chains was changed outside "
+                "memvault",
+            )
+        )
     for chain, found, newest in sorted(walked):
         report.problems += found.problems
         report.notes += found.notes

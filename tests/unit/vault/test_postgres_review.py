@@ -109,3 +109,88 @@ def test_a_user_created_while_the_store_is_verified_is_not_reported_missing(
 
     monkeypatch.setattr(DbAuditLog, "bound", interleaved)
     assert [str(p) for p in pg_vault.verify_store()] == []
+
+
+# -- the number of chains (meta audit_chains), which nothing seals ------------------------
+
+
+def _lower_chains(db: str, vault: Vault, *, erase_chain: bool) -> tuple[int, dict[str, object]]:
+    """alice in chain 1 or 2, bob in chain 3 or 4 (of 4); a checkpoint of both; then, as
+    someone with the database's credentials: bob's rows deleted and the number of chains
+    lowered to 2, which leaves bob's chain out of every check (``erase_chain``: bob's
+    chain and its ledger deleted too). Returns bob's chain and the checkpoint."""
+    alice = _user_in(vault, 4, {1, 2}, "a")
+    bob = _user_in(vault, 4, {3, 4}, "b")
+    _create(vault, alice)
+    _create(vault, bob)
+    checkpoint = vault.audit.checkpoint()
+    bob_chain = chain_of(vault.audit.keys.user(bob), 4)
+    bob_id = vault._store.user_by_lookup(vault._master.user_token(bob))[0]  # type: ignore[attr-defined, index]
+    _rows(db, "DELETE FROM users WHERE id = %s", (bob_id,))
+    _rows(db, "UPDATE meta SET value = '2' WHERE key = 'audit_chains'")
+    if erase_chain:
+        low, high = chain_range(bob_chain)
+        _rows(db, "DELETE FROM audit_log WHERE seq > %s AND seq < %s", (low, high))
+        _rows(db, "DELETE FROM meta WHERE key = %s", (f"ledger.{bob_chain}",))
+    return bob_chain, checkpoint
+
+
+def test_a_lowered_number_of_chains_does_not_hide_a_chain_the_checkpoint_signed(
+    db: str,
+) -> None:
+    """A checkpoint signs every chain's head; verification walks chains 0 to N with N read
+    from the database. With N lowered, a signed chain is never looked at, and the log
+    'extends the checkpoint' with a user and their whole history gone."""
+    with Vault.open(db) as vault:
+        bob_chain, checkpoint = _lower_chains(db, vault, erase_chain=True)
+        signed = checkpoint["chains"][str(bob_chain)][0]  # type: ignore[index]
+    with Vault._open(db, audit_problems=[]) as vault:
+        report = vault.audit.examine(checkpoint)  # type: ignore[union-attr]
+        assert vault.verify_store() == []  # the store agrees with what is left of the log
+    assert [str(p) for p in report.problems] == [
+        f"chain {bob_chain}: the checkpoint signed its record {label(signed)}, but the vault's "
+        "log has chains 0 to 2 only: its number of chains was changed outside memvault"
+    ]
+    assert report.checkpoint is None
+
+
+def test_records_beyond_the_number_of_chains_are_refused_at_open_and_named_by_verify(
+    db: str,
+) -> None:
+    """Without a checkpoint: the chains beyond the lowered number still hold records and
+    ledgers, which neither opening the vault nor verification looked at."""
+    with Vault.open(db) as vault:
+        bob_chain, _ = _lower_chains(db, vault, erase_chain=False)
+    beyond = (
+        f"audit chain {bob_chain} holds records, but the vault's log has chains 0 to 2 only: "
+        "its number of chains was changed outside memvault"
+    )
+    with pytest.raises(IntegrityError) as caught:
+        Vault.open(db).close()
+    assert caught.value.message == f"the audit log and the store disagree: {beyond}"
+    with Vault._open(db, audit_problems=[]) as vault:
+        problems = [str(p) for p in vault.audit.examine().problems]  # type: ignore[union-attr]
+    assert problems == [
+        f"the log as a whole: {beyond}",
+        f"the log as a whole: audit chain {bob_chain} has a ledger, but the vault's log has "
+        "chains 0 to 2 only: its number of chains was changed outside memvault",
+    ]
+
+
+def test_db_migrate_does_not_remake_the_log_of_a_database_whose_version_was_lowered(
+    db: str,
+) -> None:
+    """`pg_schema` set back to 1 by someone with the database's credentials: opening is
+    refused until `db migrate` runs, and the migration's step 2 then sets the number of
+    chains anew (16, or whatever --chains says) over a log made with 4: the users' records
+    go to other chains from then on."""
+    with Vault.open(db) as vault:
+        _create(vault, "alice")
+    _rows(db, "UPDATE meta SET value = '1' WHERE key = 'pg_schema'")
+    store = PgStore(db)
+    try:
+        with pytest.raises(IntegrityError):
+            store.migrate_schema()
+    finally:
+        store.close()
+    assert _rows(db, "SELECT value FROM meta WHERE key = 'audit_chains'") == [(b"4",)]
