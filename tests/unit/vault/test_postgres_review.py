@@ -194,3 +194,74 @@ def test_db_migrate_does_not_remake_the_log_of_a_database_whose_version_was_lowe
     finally:
         store.close()
     assert _rows(db, "SELECT value FROM meta WHERE key = 'audit_chains'") == [(b"4",)]
+
+
+# -- checkpoints of a vault moved from a home: the archive (chain -1) ---------------------
+
+
+def _moved_from_home(tmp_path: Path, db: str, *, user: bool) -> tuple[Path, dict[str, object]]:
+    """A vault made in a home (with alice's memory if ``user``), a checkpoint of its log of
+    files (format 1), then moved into the database: the files become the archive."""
+    home = tmp_path / "home"
+    with Vault.open(home) as vault:
+        if user:
+            _create(vault, "alice")
+        checkpoint = vault.audit.checkpoint()
+        assert checkpoint["format"] == "memvault-audit-checkpoint/1"
+        vault.move_to(db)
+    return home, checkpoint
+
+
+def test_a_checkpoint_of_a_moved_vault_can_be_read_back(tmp_path: Path, db: str) -> None:
+    """A log in chains signs every chain's head, the archive's (chain -1) too; reading a
+    checkpoint back takes only chains that are digits, so no checkpoint of a vault moved
+    from a home is ever accepted by audit verify ("malformed JSON")."""
+    _moved_from_home(tmp_path, db, user=True)
+    with Vault.open(db) as vault:
+        checkpoint = vault.audit.checkpoint()
+        assert "-1" in checkpoint["chains"]
+        again = read_checkpoint(json.dumps(checkpoint), vault.audit.keys, "cp.json")
+        assert again == checkpoint
+        report = vault.audit.examine(again)  # type: ignore[union-attr]
+    assert report.problems == [] and report.checkpoint is not None
+
+
+def test_a_checkpoint_of_the_log_of_files_is_checked_against_the_archive(
+    tmp_path: Path, db: str
+) -> None:
+    """A checkpoint of format 1 (taken while the vault was in its home) signs the log of
+    files' size and head, which became the archive. Fed to the vault in the database, it
+    is not compared with anything, and the log 'extends the checkpoint' with the whole
+    archive deleted."""
+    _, checkpoint = _moved_from_home(tmp_path, db, user=False)
+    low, high = chain_range(-1)
+    _rows(db, "DELETE FROM audit_log WHERE seq > %s AND seq < %s", (low, high))
+    _rows(db, "DELETE FROM meta WHERE key = 'ledger.-1'")
+    with Vault._open(db, audit_problems=[]) as vault:
+        parsed = read_checkpoint(json.dumps(checkpoint), vault.audit.keys, "cp.json")
+        report = vault.audit.examine(parsed)  # type: ignore[union-attr]
+    assert (
+        f"chain -1: it is empty, but the checkpoint signed record {checkpoint['size']}: the "
+        "chain was cut back after the checkpoint"
+    ) in [str(p) for p in report.problems]
+    assert report.checkpoint is None
+
+
+def test_the_archive_removed_whole_is_caught_by_the_move_record_without_a_checkpoint(
+    tmp_path: Path, db: str
+) -> None:
+    """The database's first operator record, ``vault.move``, names the last record copied
+    (the archive's newest) and its hash, "continuity"; nothing checks it, so the records
+    of the vault's time in its home can be deleted whole, with their ledger."""
+    _moved_from_home(tmp_path, db, user=False)
+    newest = _chain_lines(db, -1)[-1][0]
+    low, high = chain_range(-1)
+    _rows(db, "DELETE FROM audit_log WHERE seq > %s AND seq < %s", (low, high))
+    _rows(db, "DELETE FROM meta WHERE key = 'ledger.-1'")
+    with Vault._open(db, audit_problems=[]) as vault:
+        problems = [str(p) for p in vault.audit.examine().problems]  # type: ignore[union-attr]
+    assert problems == [
+        f"chain 0, record 0.1: the vault moved here with record {newest} as the last one "
+        "copied, which the log no longer holds as it was: the records of before the move were "
+        "removed or rewritten"
+    ]
