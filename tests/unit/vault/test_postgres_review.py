@@ -265,3 +265,30 @@ def test_the_archive_removed_whole_is_caught_by_the_move_record_without_a_checkp
         "copied, which the log no longer holds as it was: the records of before the move were "
         "removed or rewritten"
     ]
+
+
+# -- the DSN's password ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "dsn",
+    [
+        # libpq quotes the token it could not decode: here, the password
+        "postgresql://worker:S3cretPw%ZZ@127.0.0.1:1/db",
+        # libpq quotes the whole URI: the password with it
+        "postgresql://worker:S3cretPw@[::1/db",
+    ],
+)
+def test_a_malformed_uri_does_not_show_its_password(
+    dsn: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from memvault.cli import main
+
+    with pytest.raises(StorageError) as caught:
+        Vault.open(dsn)
+    assert "S3cretPw" not in caught.value.message + str(caught.value.hint)
+    assert "S3cretPw" not in str(caught.value)
+    code = main(["--home", dsn, "db", "status"])
+    out = capsys.readouterr()
+    assert code != 0
+    assert "S3cretPw" not in out.out + out.err
