@@ -49,7 +49,8 @@ def examine_chains(
     signed = heads_in_chains(checkpoint) if checkpoint is not None else None
     every = list(range(ARCHIVE, chains + 1))
     with store.transaction(write=False, action="verifying the audit log"):
-        states = open_states(sealer, store.log_ledgers(), chains)
+        blobs = store.log_ledgers()
+        states = open_states(sealer, blobs, chains)
         strays = stray_problems(store, chains)
         moves = _move_problems(store, keys)
         if jobs > 1 and isinstance(store, PgStore):
@@ -74,6 +75,8 @@ def examine_chains(
         state = states[chain]
         if state is None:
             report.add(Problem(f"chain {chain}", "its ledger fails its integrity check"))
+        elif newest and chain not in blobs:
+            report.add(Problem(f"chain {chain}", "it has records but no ledger: it was removed"))
         elif state.newest != newest:
             report.add(_ledger_problem(chain, newest, state.newest))
     if checkpoint is not None and not report.problems:

@@ -292,3 +292,29 @@ def test_a_malformed_uri_does_not_show_its_password(
     out = capsys.readouterr()
     assert code != 0
     assert "S3cretPw" not in out.out + out.err
+
+
+# -- ledger rows by name ---------------------------------------------------------------
+
+
+def test_a_decoy_ledger_row_is_not_taken_for_a_chain_s_ledger(db: str) -> None:
+    """Verification read every ``ledger.*`` row whose suffix is a number as that chain's
+    ledger: ``ledger.02`` (an older genuine ledger of chain 2, under a name memvault never
+    writes) stood in for a removed ``ledger.2``, and the chain, cut back to match, was
+    reported intact; while opening the vault reads ``ledger.2`` only."""
+    with Vault.open(db) as vault:
+        alice = _user_in(vault, 4, {2}, "a")
+        _create(vault, alice)
+        old = _rows(db, "SELECT value FROM meta WHERE key = 'ledger.2'")[0][0]
+        vault.runner(alice).run({"command": "view", "path": "/memories"})
+    newest = _chain_lines(db, 2)[-1][0]
+    _rows(db, "DELETE FROM audit_log WHERE seq = %s", (newest,))
+    _rows(db, "DELETE FROM meta WHERE key = 'ledger.2'")
+    _rows(db, "INSERT INTO meta (key, value) VALUES ('ledger.02', %s)", (old,))
+    with Vault._open(db, audit_problems=[]) as vault:
+        problems = [str(p) for p in vault.audit.examine().problems]  # type: ignore[union-attr]
+    assert problems == [
+        "the log as a whole: the database holds a ledger row 'ledger.02' of no audit chain: "
+        "it was added outside memvault",
+        "chain 2: it has records but no ledger: it was removed",
+    ]
