@@ -46,7 +46,7 @@ def without_secrets(text: str, dsn: str) -> str:
     :func:`describe_dsn` shows it, and its password nowhere: libpq quotes a token it
     could not parse (a password with a bad %-escape) or the whole URI (a ``[`` left
     open) in its error."""
-    secrets = set()
+    secrets: set[str] = set()
     rest = dsn.split("://", 1)[1] if "://" in dsn else dsn
     netloc = re.split(r"[/?]", rest, maxsplit=1)[0]
     password = netloc.rpartition("@")[0].partition(":")[2]

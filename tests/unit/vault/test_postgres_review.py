@@ -318,3 +318,26 @@ def test_a_decoy_ledger_row_is_not_taken_for_a_chain_s_ledger(db: str) -> None:
         "it was added outside memvault",
         "chain 2: it has records but no ledger: it was removed",
     ]
+
+
+# -- a move mark that is not what memvault wrote ------------------------------------------
+
+
+def test_a_damaged_move_mark_is_named_not_an_internal_error(
+    db: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``meta`` ``moved`` is read as JSON at every open: bytes that are not UTF-8 JSON (put
+    there with the database's credentials) fail every open, `audit verify` included, with
+    an internal error (UnicodeDecodeError) instead of naming the damage."""
+    from memvault.cli import main
+
+    with Vault.open(db) as vault:
+        _create(vault, "alice")
+    _rows(db, "INSERT INTO meta (key, value) VALUES ('moved', %s)", (b"\xff{",))
+    with pytest.raises(IntegrityError) as caught:
+        Vault.open(db)
+    assert caught.value.message == (
+        "the vault's move mark (meta 'moved') is damaged: it was modified outside memvault"
+    )
+    assert main(["--home", db, "audit", "verify"]) != 0
+    assert "internal error" not in capsys.readouterr().err
