@@ -4,7 +4,6 @@ the audit log that goes with it; and checking what ``Vault.open`` was told."""
 from __future__ import annotations
 
 import dataclasses
-import json
 import os
 import re
 from pathlib import Path
@@ -14,7 +13,7 @@ from .audit import DIR_NAME as AUDIT_DIR
 from .audit import AuditLog, DbAuditLog, Log
 from .errors import ConfigurationError, StorageError, UsageError
 from .keys import KeyProvider, ProviderOptions
-from .lifecycle import MOVE_MARK
+from .lifecycle import MOVE_MARK, read_mark
 from .memory import Unlocked
 from .store import Durability, LogStore, PgStore, SqliteStore, describe_dsn, is_dsn
 
@@ -68,7 +67,7 @@ def refuse_moved(store: LogStore) -> None:
         raw = store.get_meta(MOVE_MARK)
     if raw is None:
         return
-    mark = json.loads(raw)
+    mark = read_mark(raw)
     if mark.get("state") == "moved":
         raise ConfigurationError(
             f"this vault was moved to {mark.get('to')}; open it there",

@@ -260,10 +260,13 @@ class Vault(AsyncMethods, LifecycleMethods):
         paths stay sealed for good.
         """
         self._check_open()
-        out: dict[str, tuple[str, UserAuditKey]] = {}
         with self._lock, self._store.transaction(write=False, action="reading the users"):
-            rows = self._store.audit_keys()
-        for token, sealed_name, wrapped in rows:
+            return self._audit_users()
+
+    def _audit_users(self) -> dict[str, tuple[str, UserAuditKey]]:
+        """:meth:`audit_users`, inside the caller's transaction."""
+        out: dict[str, tuple[str, UserAuditKey]] = {}
+        for token, sealed_name, wrapped in self._store.audit_keys():
             try:
                 name = self._master.open_user_name(sealed_name, token)
                 key = self._master.unwrap_audit_key(wrapped, token)
@@ -279,7 +282,7 @@ class Vault(AsyncMethods, LifecycleMethods):
         anchor, the ledger, and every memory against the record that last wrote it."""
         self._check_open()
         with self._lock:
-            return verify_store(self._store, self._master, self._audit, self.audit_users())
+            return verify_store(self._store, self._master, self._audit, self._audit_users)
 
     def memory_tool(self, user: str, session: str | None = None) -> MemoryTool:
         """The memory tool for one user: a ``BetaAbstractMemoryTool`` over their memories only.

@@ -59,6 +59,17 @@ def chain_heads(body: dict[str, Any]) -> dict[int, tuple[int, str]] | None:
     return {int(c): (int(v[0]), str(v[1])) for c, v in body["chains"].items()}
 
 
+def heads_in_chains(body: dict[str, Any]) -> dict[int, tuple[int, str]]:
+    """The heads a checkpoint signed, as a log in chains holds them: a checkpoint of a log
+    of files (taken before the vault moved into a database) signed the record that is now
+    the archive's (chain -1) record of that number."""
+    heads = chain_heads(body)
+    if heads is not None:
+        return heads
+    size = int(body["size"])
+    return {-1: (size, str(body["head"]))} if size else {}
+
+
 def read_checkpoint(text: str, keys: AuditKeys, source: str) -> dict[str, Any]:
     """Parse and authenticate a checkpoint; raises UsageError saying what is wrong."""
     try:
@@ -106,7 +117,7 @@ def _check_chains(chains: object) -> None:
     for chain, head in chains.items():
         if not (
             isinstance(chain, str)
-            and chain.isdigit()
+            and (chain.isdigit() or chain == "-1")  # -1: the archive of a moved log of files
             and isinstance(head, list)
             and len(head) == 2
             and type(head[0]) is int

@@ -34,7 +34,7 @@ from ..store import ARCHIVE, LogStore, chain_of_seq, chain_range
 from ._chain import Report
 from ._chains import ChainLedger, ChainState, chain_genesis, chain_of, label, place
 from ._checkpoint import make_checkpoint
-from ._db_read import bound, merged_lines, open_states
+from ._db_read import bound, merged_lines, open_states, stray_problems
 from ._db_verify import examine_chains
 from ._keys import AuditKeys
 from ._ledger import Bound, LedgerState, counts_against
@@ -239,7 +239,7 @@ class DbAuditLog:
             problem, _ = self._check_head(chain, seq, line, blob)
             if problem is not None:
                 problems.append(problem)
-        return problems
+        return problems + stray_problems(self._store, self.chains)
 
     def heads(self) -> dict[int, tuple[int, str]]:
         """Every chain's (newest number, its hash), as a checkpoint signs them; a chain

@@ -12,7 +12,7 @@ import heapq
 from collections.abc import Iterator
 
 from ..errors import IntegrityError
-from ..store import ARCHIVE, CHAIN_BITS, LogStore, chain_range
+from ..store import ARCHIVE, CHAIN_BITS, LogStore, chain_of_seq, chain_range
 from ._chains import ChainLedger, ChainState
 from ._ledger import Bound, LedgerState, changes_in, counts_against
 
@@ -63,6 +63,33 @@ def bound(
     lines = (line for chain in range(ARCHIVE, chains + 1) for _, line in chain_lines(store, chain))
     written = {chain_range(c)[0] >> CHAIN_BITS: s.written for c, s in opened.items()}
     return Bound(changes_in(lines), written, problems)
+
+
+def stray_problems(store: LogStore, chains: int) -> list[str]:
+    """Records or ledger rows outside the vault's chains (-1 to ``chains``): the number of
+    chains (``meta`` ``audit_chains``, which nothing seals) was lowered to leave chains out
+    of every check, or a decoy ledger row was added. Empty when there are none."""
+    last, ledgers = store.log_extent()
+    problems = []
+    if last is not None and chain_of_seq(last) > chains:
+        problems.append(
+            f"audit chain {chain_of_seq(last)} holds records, but the vault's log has chains 0 "
+            f"to {chains} only: its number of chains was changed outside memvault"
+        )
+    known = {f"ledger.{chain}" for chain in range(ARCHIVE, chains + 1)}
+    for key in sorted(set(ledgers) - known):
+        suffix = key[len("ledger.") :]
+        if suffix.isdigit() and str(int(suffix)) == suffix:
+            problems.append(
+                f"audit chain {suffix} has a ledger, but the vault's log has chains 0 to "
+                f"{chains} only: its number of chains was changed outside memvault"
+            )
+        else:
+            problems.append(
+                f"the database holds a ledger row {key[:40]!r} of no audit chain: it was "
+                "added outside memvault"
+            )
+    return problems
 
 
 def open_states(

@@ -15,19 +15,23 @@ verification runs, and the chains and ledgers it sees are those of one instant.
 
 from __future__ import annotations
 
+import hmac
+import json
 import multiprocessing
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from ..store import ARCHIVE, LogStore, PgStore, chain_range
+from ..store import ARCHIVE, LogStore, PgStore, chain_of_seq, chain_range
 from ._chain import Problem, Report, State, check_line
 from ._chains import ChainLedger, chain_genesis, chain_of, label
-from ._checkpoint import chain_heads
-from ._db_read import chain_lines, open_states
+from ._checkpoint import heads_in_chains
+from ._db_read import chain_lines, open_states, stray_problems
 from ._keys import AuditKeys
+from ._record import MAC_SUFFIX_LEN
 from ._segments import genesis, line_hash
 
 _USER = b',"user":'
+_MOVE = b',"command":"vault.move",'
 
 
 def examine_chains(
@@ -42,14 +46,28 @@ def examine_chains(
     ``jobs`` > 1: that many processes walk the chains at once, in the same snapshot (a
     PostgreSQL store; another store is walked by this process alone)."""
     report = Report(chains=chains + 1)  # the archive, if any, is not counted as a chain
-    signed = chain_heads(checkpoint) if checkpoint is not None else None
+    signed = heads_in_chains(checkpoint) if checkpoint is not None else None
     every = list(range(ARCHIVE, chains + 1))
     with store.transaction(write=False, action="verifying the audit log"):
-        states = open_states(sealer, store.log_ledgers(), chains)
+        blobs = store.log_ledgers()
+        states = open_states(sealer, blobs, chains)
+        strays = stray_problems(store, chains)
+        moves = _move_problems(store, keys)
         if jobs > 1 and isinstance(store, PgStore):
             walked = _in_parallel(store, keys, chains, signed, every, jobs)
         else:
             walked = [(c, *_walk_alone(store, keys, chains, c, signed)) for c in every]
+    report.problems += [Problem("the log as a whole", stray) for stray in strays] + moves
+    for chain in sorted(set(signed or ()) - set(every)):
+        assert signed is not None
+        report.add(
+            Problem(
+                f"chain {chain}",
+                f"the checkpoint signed its record {label(signed[chain][0])}, but the vault's "
+                f"log has chains 0 to {chains} only: its number of chains was changed outside "
+                "memvault",
+            )
+        )
     for chain, found, newest in sorted(walked):
         report.problems += found.problems
         report.notes += found.notes
@@ -57,6 +75,8 @@ def examine_chains(
         state = states[chain]
         if state is None:
             report.add(Problem(f"chain {chain}", "its ledger fails its integrity check"))
+        elif newest and chain not in blobs:
+            report.add(Problem(f"chain {chain}", "it has records but no ledger: it was removed"))
         elif state.newest != newest:
             report.add(_ledger_problem(chain, newest, state.newest))
     if checkpoint is not None and not report.problems:
@@ -160,6 +180,43 @@ def _walk(
             )
         )
     return last
+
+
+def _move_problems(store: LogStore, keys: AuditKeys) -> list[Problem]:
+    """Each ``vault.move`` record of the operator's chain that names the last record copied
+    into this store (``last``, ``last_hash``: the continuity ``lifecycle/_move.py``
+    promises) against the log: that record must still be there, as it was. Without this,
+    the records of before a move (the archive of a log of files, or the chains copied)
+    could be removed whole, with their ledger, and every chain would still verify."""
+    problems = []
+    for seq, line in chain_lines(store, 0):
+        if _MOVE not in line or not _authentic(keys, line):
+            continue  # the walk reports a record that is not authentic
+        try:
+            details = json.loads(line).get("details") or {}
+            last, digest = details.get("last"), details.get("last_hash")
+        except (ValueError, AttributeError):
+            continue
+        if type(last) is not int or not isinstance(digest, str) or last < 1:
+            continue
+        found = store.log_lines(chain_of_seq(last), last - 1, 1)
+        if not found or found[0][0] != last or line_hash(found[0][1]) != digest:
+            problems.append(
+                Problem(
+                    f"chain 0, record {label(seq)}",
+                    f"the vault moved here with record {label(last)} as the last one copied, "
+                    f"which the log no longer holds as it was: the records of before the move "
+                    "were removed or rewritten",
+                    seq,
+                )
+            )
+    return problems
+
+
+def _authentic(keys: AuditKeys, line: bytes) -> bool:
+    body = line[:-MAC_SUFFIX_LEN] + b"}"
+    stated = line[-MAC_SUFFIX_LEN + len(',"mac":"') : -2]
+    return hmac.compare_digest(keys.mac(body).encode(), stated)
 
 
 def _user_of(line: bytes) -> str | None:

@@ -21,7 +21,7 @@ from ._inventory import LIST_RECORD, UserSummary, list_users
 from ._keylist import key_report
 from ._master import MasterRotation, begin, commit, pending_rotation, rewrap_all, rotate_master
 from ._move import MARK as MOVE_MARK
-from ._move import Move, move, source_mark
+from ._move import Move, move, read_mark, source_mark
 from ._parts import Parts
 from ._retention import (
     EXPIRE_RECORD,
@@ -87,6 +87,7 @@ __all__ = [
     "parse_period",
     "pending_memories",
     "pending_rotation",
+    "read_mark",
     "read_snapshot",
     "rewrap_all",
     "rotate_master",

@@ -63,7 +63,21 @@ def source_mark(parts: Parts) -> dict[str, str] | None:
     """The source's mark, if a move began."""
     with parts.store.transaction(write=False, action="reading the vault's move"):
         raw = parts.store.get_meta(MARK)
-    return None if raw is None else dict(json.loads(raw))
+    return None if raw is None else read_mark(raw)
+
+
+def read_mark(raw: bytes) -> dict[str, str]:
+    """A store's move mark, as :func:`_set_mark` wrote it; IntegrityError if it is not."""
+    try:
+        mark = json.loads(raw)
+    except ValueError:  # not UTF-8, or not JSON
+        mark = None
+    if not isinstance(mark, dict) or not all(isinstance(mark.get(k), str) for k in ("to", "state")):
+        raise IntegrityError(
+            "the vault's move mark (meta 'moved') is damaged: it was modified outside memvault",
+            hint="restore the database (or home) from a backup",
+        )
+    return {str(k): str(v) for k, v in mark.items()}
 
 
 def move(

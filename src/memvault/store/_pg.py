@@ -48,6 +48,7 @@ from contextlib import contextmanager, suppress
 from typing import TYPE_CHECKING, Any
 
 from ..errors import StorageError
+from ._dsn import without_secrets
 from ._pg_check import PgUpkeep
 from ._pg_errors import pg_error
 from ._pg_migrate import Migration, PgSchema
@@ -110,7 +111,8 @@ class PgStore(TreeRows, AuditRows, KeyRows, RetentionRows, PgSchema, PgUpkeep):
             self._pool.open(wait=True, timeout=_CONNECT_SECONDS)
         except psycopg.Error as exc:
             self._pool.close()
-            raise pg_error(exc, "opening the database") from None
+            error = pg_error(exc, "opening the database")
+            raise type(error)(without_secrets(error.message, dsn), hint=error.hint) from None
 
     def _configure(self, conn: Connection) -> None:
         """Each new session of the pool: its durability and how long it waits for a lock."""

@@ -108,6 +108,15 @@ class PgSchema(PgLogRows):
                     )
                 self.set_meta("schema", str(SCHEMA_VERSION).encode())
             if step == 2:
+                if self.get_meta("audit_chains") is not None or self.log_extent()[0] is not None:
+                    # Step 2 makes the log, and the number of its chains with it: a log
+                    # found here means the version was set back outside memvault, and
+                    # making it anew would send users' records to other chains.
+                    raise IntegrityError(
+                        f"the database holds an audit log, but its schema version says "
+                        f"{before} (modified outside memvault)",
+                        hint=DAMAGED_HINT,
+                    )
                 self.set_meta("audit_chains", str(chains or DEFAULT_CHAINS).encode())
             self.set_meta("pg_schema", str(step).encode())
         return Migration(before, PG_SCHEMA_VERSION, self.log_chains())

@@ -369,6 +369,10 @@ class LogStore(Store, Protocol):
         """Up to ``limit`` records of the chain with keys above ``after``, in order."""
         ...
 
+    def log_extent(self) -> tuple[int | None, list[str]]:
+        """The highest record key of any chain, and the names of every ledger row."""
+        ...
+
     # -- a vault's rows, as ``memvault migrate`` copies them (``_rows_copy.py``) ----------
 
     def copy_rows(self, table: str, after: int, upto: int | None, limit: int) -> list[Any]:

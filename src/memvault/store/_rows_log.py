@@ -82,9 +82,18 @@ class LogRows(Rows):
         out: dict[int, bytes] = {}
         for key, value in rows:
             suffix = str(key)[len("ledger.") :]
-            if suffix.lstrip("-").isdigit():
+            # Only a chain's own row, ``ledger.<n>`` as memvault names it: ``ledger.03``
+            # (a row added outside memvault) is not chain 3's ledger (:meth:`log_extent`).
+            if suffix.lstrip("-").isdigit() and str(int(suffix)) == suffix:
                 out[int(suffix)] = _blob(value, "meta")
         return out
+
+    def log_extent(self) -> tuple[int | None, list[str]]:
+        """The highest record key of any chain (None: no record), and the names of every
+        ledger row: what lies beyond the chains the vault says it has."""
+        row = self._one("SELECT max(seq) FROM audit_log")
+        keys = self._q("SELECT key FROM meta WHERE substr(key, 1, 7) = 'ledger.'")
+        return (None if row[0] is None else _int(row[0], "audit_log")), [str(k[0]) for k in keys]
 
     def log_lines(self, chain: int, after: int, limit: int) -> list[tuple[int, bytes]]:
         """Up to ``limit`` records of ``chain`` with keys above ``after``, in order."""
