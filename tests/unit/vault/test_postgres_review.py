@@ -17,7 +17,7 @@ import pytest
 
 from memvault import IntegrityError, StorageError, Vault
 from memvault.audit import DbAuditLog, chain_of, label, read_checkpoint
-from memvault.memory import _binding
+from memvault.memory import Tree
 from memvault.store import PgStore, chain_range
 
 pytestmark = pytest.mark.sqlite_only("a vault on PostgreSQL, on a database of its own")
@@ -78,19 +78,27 @@ def _create(vault: Vault, user: str, path: str = "/memories/a.md", text: str = "
 def test_a_write_while_the_store_is_verified_is_not_reported_as_damage(
     pg_vault: Vault, db: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The binding check reads the log's changes and ledgers in one snapshot, then each
+    """The binding check read the log's changes and ledgers in one snapshot, then each
     user's memories in later transactions of their own: a file another worker writes in
-    between is newer than the ledger read, and is reported as a rolled-back ledger."""
+    between is newer than the ledger read, and was reported as a rolled-back ledger (and
+    as rows inserted outside memvault). Here the other worker writes while the first
+    user's memories are read: the second user's are read after it."""
     _create(pg_vault, "alice")
-    real = _binding.held_nodes
+    _create(pg_vault, "bob")
+    real = Tree.listing
+    done: list[bool] = []
 
-    def interleaved(*args, **kwargs):  # type: ignore[no-untyped-def]
-        with Vault.open(db) as worker:  # another worker, writing as the fleet does
-            _create(worker, "alice", "/memories/b.md", "y")
-        return real(*args, **kwargs)
+    def interleaved(self: Tree, *args, **kwargs):  # type: ignore[no-untyped-def]
+        if not done:
+            done.append(True)
+            with Vault.open(db) as worker:  # another worker, writing as the fleet does
+                for user in ("alice", "bob"):
+                    _create(worker, user, "/memories/b.md", "y")
+        return real(self, *args, **kwargs)
 
-    monkeypatch.setattr(_binding, "held_nodes", interleaved)
+    monkeypatch.setattr(Tree, "listing", interleaved)
     assert [str(p) for p in pg_vault.verify_store()] == []
+    assert done
 
 
 def test_a_user_created_while_the_store_is_verified_is_not_reported_missing(
