@@ -12,23 +12,17 @@ import json
 from collections.abc import Iterator
 from pathlib import Path
 
-import psycopg
 import pytest
 
 from memvault import IntegrityError, StorageError, Vault
 from memvault.audit import DbAuditLog, chain_of, label, read_checkpoint
 from memvault.memory import Tree
 from memvault.store import PgStore, chain_range
+from tests.support.pg_rows import chain_lines as _chain_lines
+from tests.support.pg_rows import migrate as _migrate
+from tests.support.pg_rows import rows as _rows
 
 pytestmark = pytest.mark.sqlite_only("a vault on PostgreSQL, on a database of its own")
-
-
-def _migrate(dsn: str, chains: int | None = None) -> None:
-    store = PgStore(dsn)
-    try:
-        store.migrate_schema(chains)
-    finally:
-        store.close()
 
 
 @pytest.fixture
@@ -42,20 +36,6 @@ def db(pg_dsn: str) -> str:
 def pg_vault(db: str) -> Iterator[Vault]:
     with Vault.open(db) as vault:
         yield vault
-
-
-def _rows(dsn: str, sql: str, args: tuple[object, ...] = ()) -> list[tuple[object, ...]]:
-    with psycopg.connect(dsn, autocommit=True) as conn:
-        cur = conn.execute(sql, args)
-        return cur.fetchall() if cur.description else []
-
-
-def _chain_lines(dsn: str, chain: int) -> list[tuple[int, bytes]]:
-    low, high = chain_range(chain)
-    rows = _rows(
-        dsn, "SELECT seq, line FROM audit_log WHERE seq > %s AND seq < %s ORDER BY seq", (low, high)
-    )
-    return [(int(seq), bytes(line)) for seq, line in rows]  # type: ignore[call-overload]
 
 
 def _user_in(vault: Vault, chains: int, wanted: set[int], prefix: str = "u") -> str:
