@@ -260,9 +260,15 @@ class Vault(AsyncMethods, LifecycleMethods):
         paths stay sealed for good.
         """
         self._check_open()
-        out: dict[str, tuple[str, UserAuditKey]] = {}
         with self._lock, self._store.transaction(write=False, action="reading the users"):
             rows = self._store.audit_keys()
+        return self._opened_users(rows)
+
+    def _opened_users(
+        self, rows: list[tuple[bytes, bytes, bytes]]
+    ) -> dict[str, tuple[str, UserAuditKey]]:
+        """:meth:`audit_users` of the store's rows (``Store.audit_keys``)."""
+        out: dict[str, tuple[str, UserAuditKey]] = {}
         for token, sealed_name, wrapped in rows:
             try:
                 name = self._master.open_user_name(sealed_name, token)
@@ -276,10 +282,16 @@ class Vault(AsyncMethods, LifecycleMethods):
 
     def verify_store(self) -> list[Problem]:
         """What the store and its audit log disagree on (``memvault audit verify``): the
-        anchor, the ledger, and every memory against the record that last wrote it."""
+        anchor, the ledger, and every memory against the record that last wrote it, all
+        read in one snapshot (writers may go on meanwhile)."""
         self._check_open()
         with self._lock:
-            return verify_store(self._store, self._master, self._audit, self.audit_users())
+            return verify_store(
+                self._store,
+                self._master,
+                self._audit,
+                lambda: self._opened_users(self._store.audit_keys()),
+            )
 
     def memory_tool(self, user: str, session: str | None = None) -> MemoryTool:
         """The memory tool for one user: a ``BetaAbstractMemoryTool`` over their memories only.

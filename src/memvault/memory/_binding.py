@@ -58,11 +58,21 @@ class _Index:
 
 
 def verify_store(
-    store: Store, master: MasterKeys, audit: Log, users: dict[str, tuple[str, UserAuditKey]]
+    store: Store,
+    master: MasterKeys,
+    audit: Log,
+    users: Callable[[], dict[str, tuple[str, UserAuditKey]]],
 ) -> list[Problem]:
     """Everything the store and the log disagree on, for ``audit verify``: the anchor, the
-    ledger's counts, and every memory against the records that wrote it (``users``: the
-    vault's users by pseudonym, with their names and audit keys)."""
+    ledger's counts, and every memory against the records that wrote it (``users``, called
+    inside the read transaction: the vault's users by pseudonym, with their names and
+    audit keys).
+
+    The log's changes, the ledgers, the users and every node are read in one read
+    transaction: in one snapshot, a write committed meanwhile is seen with its record and
+    ledger, or not at all (read apart, a node written after the ledger was read would
+    look newer than the ledger, a user created after the users were read would look
+    deleted)."""
     with store.transaction(write=False, action="verifying the store"):
         try:
             bound = audit.bound()
@@ -71,44 +81,45 @@ def verify_store(
         found = [Problem(_WHERE, problem) for problem in bound.problems]
         stored_nodes = store.counts()[1]
         trees = []
-        for name, key in users.values():
+        for name, key in users().values():
             token = master.user_token(name)
             row = store.user_by_lookup(token)
             if row is not None:
                 trees.append((Tree(store, master, row[0], token), key))
-    changes = bound.changes
-    upgraded_at = next((c.seq for c in changes if c.command == "vault.upgrade"), 0)
-    try:
-        index = held_nodes(trees, upgraded_at)
-    except IntegrityError as exc:
-        return [*found, Problem(_WHERE, f"a memory fails to open: {exc.message}")]
+        changes = bound.changes
+        upgraded_at = next((c.seq for c in changes if c.command == "vault.upgrade"), 0)
+        try:
+            index = held_nodes(trees, upgraded_at)
+        except IntegrityError as exc:
+            return [*found, Problem(_WHERE, f"a memory fails to open: {exc.message}")]
     return found + check(index, changes, bound.written, stored_nodes, audit.label)
 
 
 def held_nodes(users: list[tuple[Tree, UserAuditKey]], upgraded_at: int) -> _Index:
-    """Every node of every user, opened (and so authenticated), with its digests. A node
-    sealed before stamps existed counts as written by the store's upgrade."""
+    """Every node of every user, opened (and so authenticated), with its digests, inside
+    the caller's read transaction. A node sealed before stamps existed counts as written
+    by the store's upgrade."""
     index = _Index()
     for tree, key in users:
         index.users.add(key.pseudonym)
-        with tree.transaction(write=False):
-            _, entries = tree.listing(MAX_DEPTH + 1, index.miscounted)
-            tree.last_used_of(entries)  # a day moved onto another file fails to open here
-            for entry in entries:
-                node = entry.node
-                text = None if node.is_dir else key.digest(node.fid, tree.read(node).raw)
-                held = _Held(
-                    key.pseudonym,
-                    node.written if node.written is not None else upgraded_at,
-                    node.is_dir,
-                    key.digest(node.fid, b"") or "",
-                    text,
-                )
-                index.nodes += 1
-                index.by_stamp.setdefault(held.stamp, []).append(held)
-                for digest in (held.ident, held.text):
-                    if digest:
-                        index.by_digest[digest] = held
+        tree.join()
+        _, entries = tree.listing(MAX_DEPTH + 1, index.miscounted)
+        tree.last_used_of(entries)  # a day moved onto another file fails to open here
+        for entry in entries:
+            node = entry.node
+            text = None if node.is_dir else key.digest(node.fid, tree.read(node).raw)
+            held = _Held(
+                key.pseudonym,
+                node.written if node.written is not None else upgraded_at,
+                node.is_dir,
+                key.digest(node.fid, b"") or "",
+                text,
+            )
+            index.nodes += 1
+            index.by_stamp.setdefault(held.stamp, []).append(held)
+            for digest in (held.ident, held.text):
+                if digest:
+                    index.by_digest[digest] = held
     return index
 
 
