@@ -8,6 +8,13 @@ so a test can SIGKILL the child at a chosen point and see how it ended.
 
 A test module provides the helper's source: its imports, a ``say(text)``
 function, its job functions and a ``JOBS`` dict, followed by :data:`FORK_LOOP`.
+
+:class:`PlanHelper` runs the jobs of a plan *at once* instead, for races: the helper
+forks one child per job of the plan (a JSON file), says ``start <name> <pid>`` for
+each, and ``exit <name> <wait status>`` as each ends. A child calls ``wait_gate()``
+to wait until the test says :meth:`PlanHelper.go` (every child is let go at once).
+The source is the same as for :data:`FORK_LOOP`, followed by :data:`PLAN_LOOP`;
+``JOBS[job["kind"]](job)`` runs a job, and lines it says are split into words.
 """
 
 from __future__ import annotations
@@ -49,6 +56,38 @@ for line in sys.stdin:
         os._exit(code)
     _, status = os.waitpid(pid, 0)
     say("exit %d" % status)
+"""
+
+
+PLAN_LOOP = r"""
+gate_r, gate_w = os.pipe()
+
+
+def wait_gate():
+    os.read(gate_r, 1)  # the end of the pipe, when the helper closes it on "go"
+
+
+children = {}
+for job in json.loads(open(sys.argv[1]).read()):
+    pid = os.fork()
+    if pid == 0:
+        os.close(gate_w)
+        code = 0
+        try:
+            JOBS[job["kind"]](job)
+        except BaseException:
+            traceback.print_exc()
+            code = 1
+        sys.stderr.flush()
+        os._exit(code)
+    children[pid] = job["name"]
+    say("start %s %d" % (job["name"], pid))
+os.close(gate_r)
+sys.stdin.readline()  # "go", or the end of stdin
+os.close(gate_w)
+while children:
+    pid, status = os.wait()
+    say("exit %s %d" % (children.pop(pid), status))
 """
 
 
@@ -134,3 +173,75 @@ class ForkingHelper:
             self.proc.kill()
             self.proc.wait()
         self._stderr.close()
+
+
+class PlanHelper:
+    """The helper running one plan's jobs at once, and the lines its children said (as
+    words, in :attr:`said`). A child's ``say`` must write each line in one ``write``
+    (``os.write``), so that lines of children saying at once do not mix."""
+
+    def __init__(self, source: str, plan: list[dict[str, Any]], where: Path) -> None:
+        where.mkdir(parents=True, exist_ok=True)
+        (where / "plan.json").write_text(json.dumps(plan))
+        self.stderr_path = where / "stderr"
+        with self.stderr_path.open("wb") as err:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-c", source + PLAN_LOOP, str(where / "plan.json")],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=err,
+                env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
+                start_new_session=True,  # kill() ends the helper and its children
+            )
+        self.said: list[list[str]] = []
+        self._lines: queue.Queue[str | None] = queue.Queue()
+        threading.Thread(target=self._pump, daemon=True).start()
+
+    def _pump(self) -> None:
+        assert self.proc.stdout is not None
+        for raw in self.proc.stdout:
+            self._lines.put(raw.decode().rstrip("\n"))
+        self._lines.put(None)
+
+    def expect(self, word: str, count: int) -> list[list[str]]:
+        """The lines whose first word is ``word``, once there are ``count`` of them; a
+        child that exits with a status other than 0 or SIGKILL fails the test."""
+        while len(found := [w for w in self.said if w[0] == word]) < count:
+            try:
+                line = self._lines.get(timeout=WAIT)
+            except queue.Empty:
+                pytest.fail(f"the helper said nothing for {WAIT} s: {self.stderr()}")
+            if line is None:
+                pytest.fail(f"the helper exited: {self.stderr()}")
+            self.said.append(line.split(" "))
+            if line.startswith("exit ") and line.split()[2] not in ("0", str(signal.SIGKILL)):
+                pytest.fail(f"{line}: {self.stderr()}")
+        return found
+
+    def pid(self, name: str) -> int:
+        return next(int(w[2]) for w in self.said if w[:2] == ["start", name])
+
+    def go(self) -> None:
+        """Let every child waiting in ``wait_gate()`` go."""
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(b"go\n")
+        self.proc.stdin.flush()
+
+    def finish(self, jobs: int) -> dict[str, int]:
+        """Each child's wait status, by name, once all ``jobs`` have exited; the helper
+        exits 0 and nothing was written on stderr."""
+        assert self.proc.stdin is not None
+        self.proc.stdin.close()
+        statuses = {w[1]: int(w[2]) for w in self.expect("exit", jobs)}
+        assert self.proc.wait(timeout=WAIT) == 0
+        assert self.stderr() == ""
+        return statuses
+
+    def stderr(self) -> str:
+        return self.stderr_path.read_text(errors="replace")
+
+    def kill(self) -> None:
+        """SIGKILL the helper and its children, if it still runs."""
+        if self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+            self.proc.wait()

@@ -246,3 +246,33 @@ def test_an_intact_vault_verifies_after_every_kind_of_write(tmp_path: Path) -> N
     run(home, create("/memories/b.md", "bob's"), user="bob")
     code, out = verify(home)
     assert (code, out.startswith("audit log intact")) == (0, True), out
+
+
+def test_the_store_is_verified_in_one_snapshot_while_another_process_writes(
+    home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another process (here a second vault on the same home) commits a write and makes
+    a user just after verification has read the log's changes and the ledger: the store
+    is read in the same snapshot, so it sees neither (read apart, the node would look
+    newer than the ledger, "rolled back", and the new user deleted)."""
+    with Vault.open(home) as checking, Vault.open(home) as other:
+        run(home, create("/memories/a.md", "one"))
+        audit = checking.audit
+        read_bound = audit.bound
+
+        def bound_then_others_write() -> object:
+            found = read_bound()
+            for user, command in (
+                ("alice", replace("/memories/a.md", "one", "uno")),
+                ("bob", create("/memories/b.md", "b")),
+            ):
+                assert not other.runner(user).run(command).is_error
+            return found
+
+        monkeypatch.setattr(audit, "bound", bound_then_others_write)
+        assert checking.verify_store() == []
+        monkeypatch.setattr(audit, "bound", read_bound)
+        assert checking.verify_store() == []  # and now it sees them
+    with Vault.open(home) as vault:
+        assert vault.verify_store() == []
+        assert sorted(vault.audit_users()[p][0] for p in vault.audit_users()) == ["alice", "bob"]
