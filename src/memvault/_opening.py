@@ -50,11 +50,9 @@ def open_log(home: Path | None, store: LogStore, unlocked: Unlocked, durability:
     """The audit log of the store: the database's own (always in PostgreSQL; in a home, once
     the vault moved there from a database), or files in the home."""
     with store.transaction(write=False, action="opening the audit log"):
-        in_database = home is None or store.log_chains() > 0
-    if in_database or home is None:
-        return DbAuditLog(
-            unlocked.audit_keys, store, unlocked.secrets, durable=durability == "full"
-        )
+        chains = store.log_chains()
+    if home is None or chains > 0:
+        return DbAuditLog(unlocked.audit_keys, store, unlocked.secrets, chains)
     return AuditLog(
         home, unlocked.audit_keys, store, durable=durability == "full", ledger=unlocked.ledger
     )

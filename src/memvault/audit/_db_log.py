@@ -53,13 +53,17 @@ class DbAuditLog:
     legacy_store = False  # a PostgreSQL vault has no older formats
 
     def __init__(
-        self, keys: AuditKeys, store: LogStore, secrets: VaultSecrets, *, durable: bool = True
+        self, keys: AuditKeys, store: LogStore, secrets: VaultSecrets, chains: int | None = None
     ) -> None:
+        """``chains``: the store's number of chains, when the caller has read it already.
+        (How durable a commit is, the store's sessions say.)"""
         self.keys = keys
         self._store = store
         self._sealer = ChainLedger(secrets, keys.vault_id)
-        with store.transaction(write=False, action="opening the audit log"):
-            self.chains = store.log_chains()
+        if chains is None:
+            with store.transaction(write=False, action="opening the audit log"):
+                chains = store.log_chains()
+        self.chains = chains
         if not self.chains:
             raise IntegrityError(
                 "the vault database's number of audit chains is missing (modified outside "
@@ -68,7 +72,6 @@ class DbAuditLog:
             )
         self.ledger = DbLedger(store, self._sealer, self.chains)
         self.read_only = False  # opened for verification: nothing may be appended
-        self._durable = durable
         self._holding = 0
         self._partition: int | None = None  # the chain the held transaction may write
         self._head: tuple[int, str, ChainState] | None = None  # in the held transaction
